@@ -1,0 +1,49 @@
+# Canvass: `make run` serves the demo tenants on http://localhost:3000; `make test` runs every test.
+GO      ?= go
+NPM     ?= npm
+# Race detection needs cgo; use it whenever a C compiler is present (the SQLite driver is pure Go either way).
+RACE    := $(shell command -v gcc >/dev/null 2>&1 && echo -race)
+TESTENV := $(if $(RACE),CGO_ENABLED=1,)
+
+.PHONY: run build islands generate check-generated test test-go test-islands bench clean
+
+node_modules/.installed: package.json package-lock.json
+	$(NPM) ci --no-audit --no-fund
+	@touch $@
+
+# Island bundles (not committed) go to static/dist, which the binary embeds.
+islands: node_modules/.installed
+	rm -rf static/dist/assets static/dist/.vite
+	$(NPM) run build
+
+generate:
+	$(GO) tool templ generate -path views
+
+# Fails when a committed *_templ.go differs from what `templ generate` writes.
+check-generated:
+	@rm -rf .tmp/generated && mkdir -p .tmp/generated && cp -r views .tmp/generated/views
+	@$(GO) tool templ generate -path .tmp/generated/views >/dev/null 2>&1
+	@diff -r views .tmp/generated/views || (echo "generated templ code is stale: run 'make generate' and commit" && exit 1)
+	@rm -rf .tmp/generated
+
+build: islands
+	CGO_ENABLED=0 $(GO) build -trimpath -o bin/canvass ./app
+
+run: build
+	CANVASS_ENV=development CANVASS_DEMO=1 ./bin/canvass serve
+
+test: islands check-generated test-islands test-go
+
+test-islands: node_modules/.installed
+	$(NPM) test
+
+test-go:
+	$(GO) vet ./...
+	$(TESTENV) $(GO) test $(RACE) -count=1 -timeout 20m ./...
+
+bench: islands
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(GO) run ./app/cmd/pageweight 2>/dev/null || true
+
+clean:
+	rm -rf bin static/dist/assets static/dist/.vite .tmp

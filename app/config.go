@@ -1,0 +1,74 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+)
+
+// Config is read once from the environment (ARCHITECTURE.md section 3) and passed down.
+type Config struct {
+	Addr        string
+	DatabaseURL string
+	Env         string
+	Demo        bool
+	Secret      string
+	// SecretDerived is true when no CANVASS_SECRET was given and a development key was derived.
+	SecretDerived bool
+	SMTPURL       string
+	MailFrom      string
+	// BaseURL, when set, is the public origin used in mailed links; otherwise the request's own origin is used.
+	BaseURL string
+}
+
+func LoadConfig(getenv func(string) string) (Config, error) {
+	get := func(key, def string) string {
+		if v := strings.TrimSpace(getenv(key)); v != "" {
+			return v
+		}
+		return def
+	}
+	cfg := Config{
+		Addr:        get("CANVASS_ADDR", ":3000"),
+		DatabaseURL: get("CANVASS_DATABASE_URL", "sqlite://data/canvass.db"),
+		Env:         get("CANVASS_ENV", "production"),
+		Demo:        get("CANVASS_DEMO", "") == "1",
+		Secret:      get("CANVASS_SECRET", ""),
+		SMTPURL:     get("CANVASS_SMTP_URL", ""),
+		MailFrom:    get("CANVASS_MAIL_FROM", "no-reply@canvass.local"),
+		BaseURL:     strings.TrimRight(get("CANVASS_BASE_URL", ""), "/"),
+	}
+	if cfg.Secret == "" && cfg.Env != "production" {
+		// Development and staging derive a stable key so sessions survive restarts; production must set one.
+		sum := sha256.Sum256([]byte("canvass-development-secret:" + cfg.DatabaseURL))
+		cfg.Secret = hex.EncodeToString(sum[:])
+		cfg.SecretDerived = true
+	}
+	return cfg, cfg.Validate()
+}
+
+func (c Config) Validate() error {
+	var errs []error
+	switch c.Env {
+	case "production", "staging", "development":
+	default:
+		errs = append(errs, fmt.Errorf("CANVASS_ENV must be production, staging or development, not %q", c.Env))
+	}
+	if !strings.HasPrefix(c.DatabaseURL, "sqlite://") && !strings.HasPrefix(c.DatabaseURL, "postgres://") && !strings.HasPrefix(c.DatabaseURL, "postgresql://") {
+		errs = append(errs, fmt.Errorf("CANVASS_DATABASE_URL must start with sqlite:// or postgres://, not %q", c.DatabaseURL))
+	}
+	if c.Secret == "" {
+		errs = append(errs, errors.New("CANVASS_SECRET is required in production (at least 32 characters)"))
+	} else if len(c.Secret) < 32 {
+		errs = append(errs, errors.New("CANVASS_SECRET must be at least 32 characters"))
+	}
+	return errors.Join(errs...)
+}
+
+func (c Config) Production() bool { return c.Env == "production" }
+
+// osConfig reads the process environment.
+func osConfig() (Config, error) { return LoadConfig(os.Getenv) }

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+
+	"github.com/canvass/canvass/modules/accounts"
+	"github.com/canvass/canvass/modules/tenancy"
+	"gopkg.in/yaml.v3"
+)
+
+// Demo tenants of ARCHITECTURE.md section 10. Fixed uuids keep links stable across machines.
+func demoPanels() []tenancy.PanelSpec {
+	var demo, northwind tenancy.PanelSpec
+	demo.Instance.Code, demo.Instance.Key, demo.Instance.Name = "demo", "demo", "Canvass Demo"
+	demo.ID = "7b0c2a52-6a53-4c2e-9d43-2f0d1c6a0001"
+	demo.Key, demo.Name, demo.CurrencyCode = "demo", "Canvass Demo", "USD"
+	demo.Hosts = []string{"localhost", "127.0.0.1"}
+	demo.Languages = []string{"en", "es"}
+	demo.AppSettings = tenancy.AppSettings{WebAppName: "Canvass Demo"}
+	demo.AppTheme = tenancy.AppTheme{
+		"color_primary": "#475369", "color_cta": "#1AC0B4", "font_color_cta": "#ffffff",
+		"logo_url": "/static/img/canvass-logo.svg", "logo_favicon_url": "/static/img/favicon.svg",
+	}
+
+	northwind.Instance.Code, northwind.Instance.Key, northwind.Instance.Name = "northwind", "northwind", "Northwind"
+	northwind.ID = "7b0c2a52-6a53-4c2e-9d43-2f0d1c6a0002"
+	northwind.Key, northwind.Name, northwind.CurrencyCode = "northwind", "Northwind Rewards", "GBP"
+	northwind.Hosts = []string{"northwind.localhost"}
+	northwind.Languages = []string{"en", "ru", "zh"}
+	northwind.AppSettings = tenancy.AppSettings{WebAppName: "Northwind Rewards", TermsRequired: true, EmailValidationReminder: true}
+	northwind.AppTheme = tenancy.AppTheme{
+		"color_primary": "#1F3A5F", "color_secondary": "#27496D", "color_cta": "#E07A1F", "font_color_cta": "#ffffff",
+		"header_font_color": "#ffffff", "link_font_color": "#27496D", "text_font_color": "#2B2B2B",
+		"panel_font_family": "Georgia", "logo_url": "/static/img/northwind-logo.svg",
+		"logo_favicon_url": "/static/img/northwind-favicon.svg",
+	}
+	return []tenancy.PanelSpec{demo, northwind}
+}
+
+// DemoMember is the demo member of Canvass Demo.
+const (
+	DemoEmail    = "member@demo.test"
+	DemoPassword = "demo-password-1"
+)
+
+// LoadDemo applies the demo tenants and the demo member; running it again changes nothing.
+func LoadDemo(ctx context.Context, app *App) error {
+	for _, spec := range demoPanels() {
+		if _, err := app.Tenancy.Apply(ctx, spec); err != nil {
+			return fmt.Errorf("demo panel %s: %w", spec.Key, err)
+		}
+	}
+	panel, err := app.Tenancy.PanelByKey(ctx, "demo")
+	if err != nil {
+		return fmt.Errorf("demo panel: %w", err)
+	}
+	err = app.Accounts.Service().EnsureMember(ctx, panel, accounts.RegisterInput{
+		Email: DemoEmail, Password: DemoPassword, FirstName: "Demo", AcceptTerms: true, LanguageCode: "en",
+	}, accounts.Metadata{"welcomeCampaignCompleted": true})
+	if err != nil {
+		return fmt.Errorf("demo member: %w", err)
+	}
+	return nil
+}
+
+// ApplyTenantFiles creates or updates the tenants described in YAML files (see README).
+func ApplyTenantFiles(ctx context.Context, app *App, files []string, log *slog.Logger) error {
+	var errs []error
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		var spec tenancy.PanelSpec
+		if err := yaml.Unmarshal(data, &spec); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", name, err))
+			continue
+		}
+		id, err := app.Tenancy.Apply(ctx, spec)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", name, err))
+			continue
+		}
+		log.Info("tenant applied", "file", name, "panel", spec.Key, "uuid", id, "hosts", spec.Hosts)
+	}
+	return errors.Join(errs...)
+}

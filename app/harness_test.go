@@ -1,0 +1,166 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/canvass/canvass/migrations"
+	"github.com/canvass/canvass/migrations/dbtest"
+	"github.com/canvass/canvass/modules/mailer"
+	"github.com/canvass/canvass/modules/mailer/mailertest"
+	"github.com/gofiber/fiber/v3"
+	"github.com/stretchr/testify/require"
+	"gorm.io/gorm"
+)
+
+// env is a whole Canvass over a fresh database with the demo data and a loopback SMTP server.
+type env struct {
+	t    testing.TB
+	app  *App
+	db   *gorm.DB
+	smtp *mailertest.Server
+	cfg  Config
+}
+
+func testConfig(env string) Config {
+	cfg, err := LoadConfig(func(k string) string {
+		switch k {
+		case "CANVASS_ENV":
+			return env
+		case "CANVASS_SECRET":
+			return "test-secret-test-secret-test-secret-0123"
+		}
+		return ""
+	})
+	if err != nil {
+		panic(err)
+	}
+	return cfg
+}
+
+func testLogger(t testing.TB) *slog.Logger {
+	if os.Getenv("CANVASS_TEST_LOG") == "1" {
+		return slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	return slog.New(slog.NewTextHandler(io.Discard, nil))
+}
+
+func newEnv(t testing.TB, d migrations.Dialect) *env {
+	t.Helper()
+	return newEnvWith(t, d, testConfig("development"))
+}
+
+func newEnvWith(t testing.TB, d migrations.Dialect, cfg Config) *env {
+	t.Helper()
+	db := dbtest.Open(t, d)
+	smtp := mailertest.Start(t)
+	sender, err := mailer.New(mailer.Config{URL: smtp.URL(), From: "no-reply@canvass.test"}, nil)
+	require.NoError(t, err)
+	app, err := NewApp(cfg, db, testLogger(t), Options{Mail: sender})
+	require.NoError(t, err)
+	require.NoError(t, LoadDemo(context.Background(), app))
+	return &env{t: t, app: app, db: db, smtp: smtp, cfg: cfg}
+}
+
+// eachDialect runs fn on SQLite and, when configured, PostgreSQL.
+func eachDialect(t *testing.T, fn func(t *testing.T, e *env)) {
+	for _, d := range dbtest.Dialects(t) {
+		t.Run(string(d), func(t *testing.T) { fn(t, newEnv(t, d)) })
+	}
+}
+
+// client is a browser-like HTTP client over app.Test: it keeps cookies per host and never
+// follows redirects, so tests see each hop.
+type client struct {
+	e    *env
+	host string
+	jar  *cookiejar.Jar
+	// header is sent with every request (Accept-Language, pp-token, ...).
+	header http.Header
+}
+
+func (e *env) client(host string) *client {
+	jar, _ := cookiejar.New(nil)
+	return &client{e: e, host: host, jar: jar, header: http.Header{}}
+}
+
+type response struct {
+	*http.Response
+	Body string
+}
+
+func (c *client) do(method, target string, body io.Reader, header http.Header) *response {
+	c.e.t.Helper()
+	req, err := http.NewRequest(method, "http://"+c.host+target, body)
+	require.NoError(c.e.t, err)
+	for k, v := range c.header {
+		req.Header[k] = v
+	}
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	u := &url.URL{Scheme: "http", Host: c.host, Path: "/"}
+	for _, ck := range c.jar.Cookies(u) {
+		req.AddCookie(ck)
+	}
+	res, err := c.e.app.Fiber.Test(req, fiber.TestConfig{Timeout: 20 * time.Second})
+	require.NoError(c.e.t, err)
+	data, err := io.ReadAll(res.Body)
+	require.NoError(c.e.t, err)
+	res.Body.Close()
+	c.jar.SetCookies(u, res.Cookies())
+	return &response{Response: res, Body: string(data)}
+}
+
+func (c *client) get(target string) *response { return c.do(http.MethodGet, target, nil, nil) }
+
+// postForm sends a form with the CSRF token taken from the cookie jar, as a page's form would.
+func (c *client) postForm(target string, form url.Values) *response {
+	if form.Get("_csrf") == "" {
+		form.Set("_csrf", c.cookie("XSRF-TOKEN"))
+	}
+	return c.do(http.MethodPost, target, strings.NewReader(form.Encode()), http.Header{"Content-Type": {"application/x-www-form-urlencoded"}})
+}
+
+func (c *client) postJSON(target, body string) *response {
+	return c.do(http.MethodPost, target, strings.NewReader(body), http.Header{"Content-Type": {"application/json"}})
+}
+
+func (c *client) cookie(name string) string {
+	for _, ck := range c.jar.Cookies(&url.URL{Scheme: "http", Host: c.host, Path: "/"}) {
+		if ck.Name == name {
+			return ck.Value
+		}
+	}
+	return ""
+}
+
+// login signs the client in through the login form and returns where it was sent.
+func (c *client) login(email, password string) *response {
+	c.e.t.Helper()
+	c.get("/login")
+	return c.postForm("/login", url.Values{"email": {email}, "password": {password}})
+}
+
+var titleRE = regexp.MustCompile(`<title>([^<]*)</title>`)
+
+func title(body string) string {
+	m := titleRE.FindStringSubmatch(body)
+	if m == nil {
+		return ""
+	}
+	return htmlUnescape(m[1])
+}
+
+func htmlUnescape(s string) string {
+	return strings.NewReplacer("&amp;", "&", "&#39;", "'", "&quot;", `"`, "&lt;", "<", "&gt;", ">").Replace(s)
+}

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestTheLangParameterSwitchesRemembersAndIsRemoved(t *testing.T) {
+	eachDialect(t, func(t *testing.T, e *env) {
+		c := e.client("localhost")
+		res := c.get("/login?lang=es&redirect=%2Ffeed")
+		require.Equal(t, http.StatusSeeOther, res.StatusCode)
+		assert.Equal(t, "/login?redirect=%2Ffeed", res.Header.Get("Location"))
+		assert.Equal(t, "es", c.cookie("lang"))
+
+		page := c.get("/login?redirect=%2Ffeed")
+		assert.Contains(t, page.Body, `<html lang="es">`)
+		assert.Equal(t, "Iniciar sesión · Canvass Demo - development", title(page.Body))
+	})
+}
+
+func TestLanguageDetectionFollowsTheSpecsOrder(t *testing.T) {
+	eachDialect(t, func(t *testing.T, e *env) {
+		cases := []struct {
+			name, host, path, cookie, accept, want string
+		}{
+			{"the lng query wins over the cookie", "localhost", "/login?lng=es", "en", "en", "es"},
+			{"the cookie wins over Accept-Language", "localhost", "/login", "es", "en", "es"},
+			{"Accept-Language is used last", "localhost", "/login", "", "es-MX,es;q=0.9", "es"},
+			{"a language the panel does not offer falls back to its default", "localhost", "/login?lng=ru", "", "", "en"},
+			{"Accept-Language picks the first offered language", "northwind.localhost", "/login", "", "fr, zh-CN;q=0.8, ru;q=0.5", "zh"},
+			{"nothing at all is the panel default", "northwind.localhost", "/login", "", "", "en"},
+		}
+		for _, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				c := e.client(tc.host)
+				if tc.accept != "" {
+					c.header.Set("Accept-Language", tc.accept)
+				}
+				h := http.Header{}
+				if tc.cookie != "" {
+					h.Set("Cookie", "lang="+tc.cookie)
+				}
+				res := c.do(http.MethodGet, tc.path, nil, h)
+				require.Equal(t, http.StatusOK, res.StatusCode)
+				assert.Contains(t, res.Body, `<html lang="`+tc.want+`">`)
+			})
+		}
+	})
+}
+
+func TestAMembersLanguageOverridesAndFollowsTheirSwitch(t *testing.T) {
+	eachDialect(t, func(t *testing.T, e *env) {
+		c := e.client("localhost")
+		c.login(DemoEmail, DemoPassword)
+		c.header.Set("Accept-Language", "es")
+		assert.Contains(t, c.get("/feed").Body, `<html lang="en">`, "the member's languageCode overrides the browser")
+
+		res := c.get("/feed?lang=es")
+		require.Equal(t, http.StatusSeeOther, res.StatusCode)
+		assert.Equal(t, "/feed", res.Header.Get("Location"))
+		c.header.Del("Accept-Language")
+		assert.Contains(t, c.get("/feed").Body, `<html lang="es">`)
+		assert.Contains(t, c.get("/api/v3/user/profile").Body, `"languageCode":"es"`, "the switch is saved on the profile")
+	})
+}
+
+func TestPagesAreTranslatedOnEveryTenant(t *testing.T) {
+	eachDialect(t, func(t *testing.T, e *env) {
+		cases := []struct{ host, lang, want string }{
+			{"localhost", "es", "Crear tu cuenta"},
+			{"northwind.localhost", "ru", "Создайте аккаунт"},
+			{"northwind.localhost", "zh", "创建您的账户"},
+		}
+		for _, tc := range cases {
+			res := e.client(tc.host).do(http.MethodGet, "/join?lng="+tc.lang, nil, nil)
+			assert.Contains(t, res.Body, tc.want, "%s in %s", tc.host, tc.lang)
+		}
+	})
+}

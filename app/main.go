@@ -1,0 +1,126 @@
+// Command canvass serves every tenant of the Canvass survey-and-rewards panel.
+//
+//	canvass [serve]                       serve HTTP (the default)
+//	canvass migrate                       apply pending migrations
+//	canvass demo                          load the demo tenants and data (idempotent)
+//	canvass tenant apply FILE.yaml...     create or update tenants from YAML files
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/canvass/canvass/migrations"
+	"github.com/gofiber/fiber/v3"
+	"gorm.io/gorm"
+)
+
+func main() {
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	if err := run(context.Background(), os.Args[1:], log); err != nil {
+		log.Error("canvass failed", "err", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, log *slog.Logger) error {
+	cfg, err := osConfig()
+	if err != nil {
+		return fmt.Errorf("configuration: %w", err)
+	}
+	if cfg.SecretDerived {
+		log.Warn("CANVASS_SECRET is not set: using a key derived for " + cfg.Env + " (never do this in production)")
+	}
+	cmd := "serve"
+	if len(args) > 0 {
+		cmd, args = args[0], args[1:]
+	}
+	db, err := openMigrated(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer closeDB(db)
+	switch cmd {
+	case "serve":
+		return serve(ctx, cfg, db, log)
+	case "migrate":
+		return nil // openMigrated applied them
+	case "demo":
+		app, err := NewApp(cfg, db, log, Options{})
+		if err != nil {
+			return err
+		}
+		return LoadDemo(ctx, app)
+	case "tenant":
+		if len(args) < 2 || args[0] != "apply" {
+			return errors.New("usage: canvass tenant apply FILE.yaml...")
+		}
+		app, err := NewApp(cfg, db, log, Options{})
+		if err != nil {
+			return err
+		}
+		return ApplyTenantFiles(ctx, app, args[1:], log)
+	default:
+		return fmt.Errorf("unknown command %q (serve, migrate, demo, tenant apply)", cmd)
+	}
+}
+
+func openMigrated(ctx context.Context, cfg Config, log *slog.Logger) (*gorm.DB, error) {
+	db, err := migrations.Open(cfg.DatabaseURL)
+	if err != nil {
+		return nil, err
+	}
+	if err := migrations.Up(ctx, db, log); err != nil {
+		closeDB(db)
+		return nil, err
+	}
+	return db, nil
+}
+
+func closeDB(db *gorm.DB) {
+	if sqlDB, err := db.DB(); err == nil {
+		sqlDB.Close()
+	}
+}
+
+// serve runs until SIGINT or SIGTERM, then drains in-flight requests for up to 20 seconds.
+func serve(ctx context.Context, cfg Config, db *gorm.DB, log *slog.Logger) error {
+	app, err := NewApp(cfg, db, log, Options{})
+	if err != nil {
+		return err
+	}
+	if cfg.Demo {
+		if err := LoadDemo(ctx, app); err != nil {
+			return fmt.Errorf("load demo data: %w", err)
+		}
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	errc := make(chan error, 1)
+	go func() {
+		log.Info("canvass listening", "addr", cfg.Addr, "env", cfg.Env, "database", dialectName(cfg.DatabaseURL))
+		errc <- app.Fiber.Listen(cfg.Addr, fiber.ListenConfig{DisableStartupMessage: true})
+	}()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	return app.Fiber.ShutdownWithContext(shutdownCtx)
+}
+
+func dialectName(url string) string {
+	if len(url) >= 9 && url[:9] == "sqlite://" {
+		return "sqlite"
+	}
+	return "postgres"
+}

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/canvass/canvass/locales"
+	"github.com/canvass/canvass/modules/accounts"
+	"github.com/canvass/canvass/modules/home"
+	"github.com/canvass/canvass/modules/mailer"
+	"github.com/canvass/canvass/modules/ratelimit"
+	"github.com/canvass/canvass/modules/tenancy"
+	"github.com/canvass/canvass/modules/web"
+	"github.com/canvass/canvass/static"
+	"github.com/gofiber/fiber/v3"
+	"github.com/gofiber/fiber/v3/middleware/requestid"
+	staticmw "github.com/gofiber/fiber/v3/middleware/static"
+	"gorm.io/gorm"
+)
+
+// App is the wired server: every module over one database.
+type App struct {
+	Fiber    *fiber.App
+	Kit      *web.Kit
+	Tenancy  *tenancy.Module
+	Accounts *accounts.Module
+	Home     *home.Module
+}
+
+// Options are what a server needs besides the config (tests swap the mail sender).
+type Options struct {
+	Mail mailer.Sender
+}
+
+// NewApp wires the modules in the order of ARCHITECTURE.md section 1.
+func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, error) {
+	loc, err := web.NewLocales(locales.FS, log)
+	if err != nil {
+		return nil, err
+	}
+	assets, err := static.Load(static.FS)
+	if err != nil {
+		return nil, fmt.Errorf("load asset manifest: %w", err)
+	}
+	if !assets.Built() {
+		log.Warn("island bundles are not built (run `make build`): pages render without JavaScript")
+	}
+	mail := opts.Mail
+	if mail == nil {
+		if cfg.SMTPURL == "" && cfg.Production() {
+			log.Warn("CANVASS_SMTP_URL is empty: mail is written to the log")
+		}
+		if mail, err = mailer.New(mailer.Config{URL: cfg.SMTPURL, From: cfg.MailFrom}, log); err != nil {
+			return nil, err
+		}
+	}
+	kit := web.NewKit(cfg.Env, cfg.Secret, log, loc, assets)
+	limiter := ratelimit.New(db)
+	a := &App{Kit: kit}
+	a.Tenancy = tenancy.New(db, kit)
+	a.Accounts = accounts.New(accounts.Deps{DB: db, Kit: kit, Limiter: limiter, Mail: mail, Log: log, BaseURL: cfg.BaseURL})
+	a.Home = home.New(kit, a.Accounts, func(ctx context.Context) error {
+		sqlDB, err := db.DB()
+		if err != nil {
+			return err
+		}
+		return sqlDB.PingContext(ctx)
+	}, log)
+
+	f := fiber.New(fiber.Config{
+		AppName:      "canvass",
+		ErrorHandler: kit.ErrorHandler,
+		BodyLimit:    4 << 20,
+		ReadTimeout:  30 * time.Second,
+		WriteTimeout: 60 * time.Second,
+		IdleTimeout:  120 * time.Second,
+	})
+	f.Use(requestid.New())
+	f.Use(kit.AccessLog())
+	f.Use(kit.SecurityHeaders())
+	f.Use(kit.Recover())
+	a.Home.Health(f)
+	f.Use("/static", staticmw.New("", staticmw.Config{
+		FS: static.FS,
+		ModifyResponse: func(c fiber.Ctx) error {
+			// Built bundles are content-hashed and the stylesheet is versioned by query: cache for a year.
+			if strings.HasPrefix(c.Path(), "/static/dist/assets/") || c.Query("v") != "" {
+				c.Set(fiber.HeaderCacheControl, "public, max-age=31536000, immutable")
+			} else {
+				c.Set(fiber.HeaderCacheControl, "public, max-age=3600")
+			}
+			return nil
+		},
+	}))
+	f.Use(a.Tenancy.Middleware())
+	f.Use(a.Accounts.Session())
+	f.Use(kit.Locale())
+	f.Use(kit.CSRF())
+	a.Tenancy.Routes(f)
+	a.Accounts.Routes(f)
+	a.Home.Routes(f)
+	f.Use(a.Home.Fallback)
+	a.Fiber = f
+	return a, nil
+}

@@ -1,0 +1,117 @@
+// Package migrations holds the embedded, append-only schema migrations and opens the database
+// for either dialect: SQLite through a pure-Go driver (no cgo) or PostgreSQL.
+package migrations
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/glebarez/sqlite"
+	"github.com/pressly/goose/v3"
+	"gorm.io/driver/postgres"
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+)
+
+//go:embed *.sql
+var files embed.FS
+
+// Dialect names the engine behind a *gorm.DB.
+type Dialect string
+
+const (
+	SQLite   Dialect = "sqlite"
+	Postgres Dialect = "postgres"
+)
+
+// Open connects to a sqlite://PATH or postgres:// URL. SQLite gets WAL, foreign keys and a
+// busy timeout so concurrent writers wait instead of failing.
+func Open(url string) (*gorm.DB, error) {
+	cfg := &gorm.Config{Logger: logger.Discard, TranslateError: true}
+	switch {
+	case strings.HasPrefix(url, "sqlite://"):
+		path := strings.TrimPrefix(url, "sqlite://")
+		if path == "" {
+			return nil, fmt.Errorf("open database: sqlite:// needs a path")
+		}
+		if path != ":memory:" {
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				return nil, fmt.Errorf("open database: create folder for %s: %w", path, err)
+			}
+		}
+		dsn := "file:" + path + "?_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+		db, err := gorm.Open(sqlite.Open(dsn), cfg)
+		if err != nil {
+			return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+		}
+		sqlDB, err := db.DB()
+		if err != nil {
+			return nil, err
+		}
+		// One writer at a time is SQLite's rule; a small pool keeps readers concurrent under WAL.
+		sqlDB.SetMaxOpenConns(8)
+		return db, nil
+	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
+		db, err := gorm.Open(postgres.Open(url), cfg)
+		if err != nil {
+			return nil, fmt.Errorf("open postgres: %w", err)
+		}
+		sqlDB, err := db.DB()
+		if err != nil {
+			return nil, err
+		}
+		sqlDB.SetMaxOpenConns(32)
+		sqlDB.SetMaxIdleConns(16)
+		return db, nil
+	default:
+		return nil, fmt.Errorf("open database: unsupported URL %q (want sqlite:// or postgres://)", url)
+	}
+}
+
+// DialectOf tells which engine a connection talks to.
+func DialectOf(db *gorm.DB) Dialect {
+	if db.Dialector.Name() == "postgres" {
+		return Postgres
+	}
+	return SQLite
+}
+
+// Up applies every pending migration, each in its own transaction.
+func Up(ctx context.Context, db *gorm.DB, log *slog.Logger) error {
+	sqlDB, err := db.DB()
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	p, err := provider(db, sqlDB)
+	if err != nil {
+		return err
+	}
+	results, err := p.Up(ctx)
+	if err != nil {
+		return fmt.Errorf("migrate up: %w", err)
+	}
+	for _, r := range results {
+		if log != nil {
+			log.Info("migration applied", "version", r.Source.Version, "file", r.Source.Path, "took", r.Duration)
+		}
+	}
+	return nil
+}
+
+func provider(db *gorm.DB, sqlDB *sql.DB) (*goose.Provider, error) {
+	dialect := goose.DialectSQLite3
+	if DialectOf(db) == Postgres {
+		dialect = goose.DialectPostgres
+	}
+	p, err := goose.NewProvider(dialect, sqlDB, files, goose.WithDisableGlobalRegistry(true))
+	if err != nil {
+		return nil, fmt.Errorf("load migrations: %w", err)
+	}
+	return p, nil
+}

@@ -1,0 +1,201 @@
+package accounts
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/canvass/canvass/modules/web"
+	"github.com/gofiber/fiber/v3"
+)
+
+// maxJSONBody bounds every account-host payload; a larger one is refused before parsing.
+const maxJSONBody = 16 << 10
+
+// decodeJSON reads a JSON object body: a wrong content type is 415, malformed JSON 400.
+func decodeJSON(c fiber.Ctx, v any) error {
+	ct := strings.ToLower(strings.TrimSpace(strings.Split(string(c.Request().Header.ContentType()), ";")[0]))
+	if ct != fiber.MIMEApplicationJSON {
+		return web.Fail(fiber.StatusUnsupportedMediaType, "error.unsupported_media_type", nil)
+	}
+	body := c.Body()
+	if len(body) > maxJSONBody {
+		return web.Fail(fiber.StatusRequestEntityTooLarge, "error.too_large", nil)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(body)))
+	if err := dec.Decode(v); err != nil {
+		return web.Fail(fiber.StatusBadRequest, "error.malformed_json", nil)
+	}
+	return nil
+}
+
+// sessionResponse is what login and register answer: the pp-token and the profile.
+func (m *Module) sessionResponse(c fiber.Ctx, status int, issued *Issued) error {
+	m.setTokenCookie(c, issued.Token)
+	web.SetMember(c, issued.Member)
+	profile, err := m.svc.Profile(c.Context(), web.PanelOf(c), issued.Member, c.BaseURL())
+	if err != nil {
+		return err
+	}
+	return c.Status(status).JSON(fiber.Map{"ppToken": issued.Token, "profile": profile})
+}
+
+// POST /ah/api/v2/user/register
+func (m *Module) apiRegister(c fiber.Ctx) error {
+	var in RegisterInput
+	if err := decodeJSON(c, &in); err != nil {
+		return err
+	}
+	if web.MemberOf(c) != nil {
+		return web.Fail(fiber.StatusConflict, "error.already_signed_in", nil)
+	}
+	issued, err := m.svc.Register(c.Context(), web.PanelOf(c), in, web.LocaleOf(c), client(c))
+	if err != nil {
+		return err
+	}
+	return m.sessionResponse(c, fiber.StatusCreated, issued)
+}
+
+// POST /ah/api/v2/user/login
+func (m *Module) apiLogin(c fiber.Ctx) error {
+	var in struct {
+		Email          string `json:"email"`
+		Password       string `json:"password"`
+		ParentFrameURL string `json:"parentFrameUrl"`
+	}
+	if err := decodeJSON(c, &in); err != nil {
+		return err
+	}
+	issued, err := m.svc.Login(c.Context(), web.PanelOf(c), in.Email, in.Password, client(c))
+	if err != nil {
+		return err
+	}
+	return m.sessionResponse(c, fiber.StatusOK, issued)
+}
+
+// POST /ah/api/v1/user/reset-password {token, password}
+func (m *Module) apiResetPassword(c fiber.Ctx) error {
+	var in struct {
+		Token       string `json:"token"`
+		Password    string `json:"password"`
+		NewPassword string `json:"newPassword"`
+	}
+	if err := decodeJSON(c, &in); err != nil {
+		return err
+	}
+	if _, err := m.svc.ResetPassword(c.Context(), web.PanelOf(c), in.Token, firstNonEmpty(in.Password, in.NewPassword)); err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"success": true})
+}
+
+// POST /ah/api/v2/user/forgot-password {email, srcHost, srcPath}: the link goes to srcHost
+// (one of the panel's own hosts) and srcPath (a reset page); the answer never tells whether
+// the email exists.
+func (m *Module) apiForgotPassword(c fiber.Ctx) error {
+	var in struct {
+		Email   string `json:"email"`
+		SrcHost string `json:"srcHost"`
+		SrcPath string `json:"srcPath"`
+	}
+	if err := decodeJSON(c, &in); err != nil {
+		return err
+	}
+	panel := web.PanelOf(c)
+	host := ""
+	if in.SrcHost != "" {
+		h := strings.ToLower(strings.TrimSpace(in.SrcHost))
+		name := h
+		if i := strings.LastIndex(h, ":"); i > 0 && !strings.Contains(h[i:], "]") {
+			name = h[:i]
+		}
+		ok := false
+		for _, allowed := range panel.Hosts {
+			ok = ok || allowed == name
+		}
+		if !ok {
+			return web.Invalid("srcHost", "error.src_host", nil)
+		}
+		host = h
+	}
+	path := "/reset-password"
+	if in.SrcPath != "" {
+		if !strings.HasPrefix(in.SrcPath, "/") || strings.HasPrefix(in.SrcPath, "//") || strings.ContainsAny(in.SrcPath, "?#\\ \r\n") || len(in.SrcPath) > 200 {
+			return web.Invalid("srcPath", "error.src_path", nil)
+		}
+		path = in.SrcPath
+	}
+	if err := m.svc.ForgotPassword(c.Context(), panel, in.Email, web.LocaleOf(c), m.link(c, host, path), client(c)); err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"success": true})
+}
+
+// GET /ah/api/v1/user/logout
+func (m *Module) apiLogout(c fiber.Ctx) error {
+	if member := web.MemberOf(c); member != nil {
+		if err := m.svc.Logout(c.Context(), member); err != nil {
+			return err
+		}
+	}
+	m.kit.ClearCookie(c, TokenCookie)
+	redirect := ""
+	if p := web.PanelOf(c); p != nil {
+		redirect = p.LogoutPageURL
+	}
+	return c.JSON(fiber.Map{"success": true, "redirect": redirect})
+}
+
+// GET user/profile (account host) and GET /api/v3/user/profile (instance API).
+func (m *Module) apiProfile(c fiber.Ctx) error {
+	profile, err := m.svc.Profile(c.Context(), web.PanelOf(c), web.MemberOf(c), c.BaseURL())
+	if err != nil {
+		return err
+	}
+	return c.JSON(profile)
+}
+
+// POST /ah/api/v1/user/profile with the changed fields.
+func (m *Module) apiSaveProfile(c fiber.Ctx) error {
+	var raw json.RawMessage
+	if err := decodeJSON(c, &raw); err != nil {
+		return err
+	}
+	if err := m.svc.SaveProfile(c.Context(), web.PanelOf(c), web.MemberOf(c), raw); err != nil {
+		return err
+	}
+	return m.apiProfile(c)
+}
+
+// GET /ah/api/v1/user/profile/jwt: a short-lived HS256 token naming the member, for services
+// that verify the member without our session store.
+func (m *Module) apiProfileJWT(c fiber.Ctx) error {
+	member, panel := web.MemberOf(c), web.PanelOf(c)
+	now := time.Now().Unix()
+	header := base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"HS256","typ":"JWT"}`))
+	claims, _ := json.Marshal(map[string]any{"sub": member.ParticipantID, "guid": member.AccountHolderID, "panelKey": panel.Key, "iat": now, "exp": now + 900, "iss": "canvass"})
+	body := header + "." + base64.RawURLEncoding.EncodeToString(claims)
+	mac := hmac.New(sha256.New, m.kit.Secret("profile-jwt"))
+	mac.Write([]byte(body))
+	return c.JSON(fiber.Map{"token": body + "." + base64.RawURLEncoding.EncodeToString(mac.Sum(nil))})
+}
+
+// GET /ah/api/v1/user/{id}/recaptcha-required
+func (m *Module) apiRecaptchaRequired(c fiber.Ctx) error {
+	required, err := m.svc.RecaptchaRequired(c.Context(), web.PanelOf(c), c.Params("id"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"required": required})
+}
+
+// GET /ah/api/v1/request-validation-email (optional mode)
+func (m *Module) apiRequestValidationEmail(c fiber.Ctx) error {
+	if err := m.svc.RequestValidationEmail(c.Context(), web.PanelOf(c), web.MemberOf(c), web.LocaleOf(c), m.link(c, "", "/validate-email/confirm")); err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"success": true})
+}

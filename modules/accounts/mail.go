@@ -1,0 +1,57 @@
+package accounts
+
+import (
+	"bytes"
+	"context"
+	"strings"
+
+	"github.com/canvass/canvass/modules/mailer"
+	"github.com/canvass/canvass/modules/web"
+	mailviews "github.com/canvass/canvass/views/mail"
+)
+
+// Mails composes the account mails in the member's language, with the panel's name.
+type Mails struct {
+	sender  mailer.Sender
+	locales *web.Locales
+}
+
+func (m *Mails) PasswordReset(ctx context.Context, panel *web.Panel, ah *AccountHolder, lang, link string) error {
+	return m.send(ctx, panel, ah, lang, "mail.reset", link)
+}
+
+func (m *Mails) ValidateEmail(ctx context.Context, panel *web.Panel, ah *AccountHolder, lang, link string) error {
+	return m.send(ctx, panel, ah, lang, "mail.validate", link)
+}
+
+// send renders mail "<prefix>.subject/.body/.button" with the shared greeting and footer.
+func (m *Mails) send(ctx context.Context, panel *web.Panel, ah *AccountHolder, lang, prefix, link string) error {
+	app := panel.WebAppName
+	if app == "" {
+		app = panel.Name
+	}
+	data := map[string]any{"App": app, "Name": strings.TrimSpace(ah.FirstName)}
+	tr := func(id string) string { return m.locales.Translate(lang, id, data, nil) }
+	greeting := tr("mail.greeting_anonymous")
+	if data["Name"] != "" {
+		greeting = tr("mail.greeting")
+	}
+	cta, ctaText := panel.CTAColor, "#ffffff"
+	if cta == "" {
+		cta = "#1AC0B4"
+	}
+	props := mailviews.ActionProps{
+		Lang: lang, AppName: app, Title: tr(prefix + ".subject"), Greeting: greeting, Body: tr(prefix + ".body"),
+		Button: tr(prefix + ".button"), URL: link, Fallback: tr("mail.fallback"), Footer: tr(prefix + ".footer"),
+		CTAColor: cta, CTAText: ctaText,
+	}
+	var html bytes.Buffer
+	if err := mailviews.Action(props).Render(ctx, &html); err != nil {
+		return err
+	}
+	text := strings.Join([]string{greeting, "", props.Body, "", props.Button + ":", link, "", props.Footer}, "\n")
+	return m.sender.Send(ctx, mailer.Message{
+		To: ah.Email, ToName: strings.TrimSpace(ah.FirstName + " " + ah.LastName), FromName: app,
+		Subject: props.Title, Text: text, HTML: html.String(), Lang: lang,
+	})
+}

@@ -1,0 +1,94 @@
+// Package accounts owns account holders, participants, sessions and single-use tokens: sign-up,
+// login, logout, password recovery, email validation, terms acceptance, the profile, and the
+// route access classes (private, public-only) with their gates.
+package accounts
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/canvass/canvass/modules/mailer"
+	"github.com/canvass/canvass/modules/ratelimit"
+	"github.com/canvass/canvass/modules/web"
+	"github.com/gofiber/fiber/v3"
+	"gorm.io/gorm"
+)
+
+// Deps are what the module needs from the app.
+type Deps struct {
+	DB      *gorm.DB
+	Kit     *web.Kit
+	Limiter *ratelimit.Limiter
+	Mail    mailer.Sender
+	Log     *slog.Logger
+	// BaseURL, when set, is the origin of mailed links; otherwise the request's origin.
+	BaseURL string
+}
+
+type Module struct {
+	kit     *web.Kit
+	svc     *Service
+	baseURL string
+}
+
+func New(d Deps) *Module {
+	store := NewStore(d.DB)
+	svc := &Service{store: store, limiter: d.Limiter, mail: d.Mail, mails: &Mails{sender: d.Mail, locales: d.Kit.Locales}, log: d.Log, now: time.Now}
+	m := &Module{kit: d.Kit, svc: svc, baseURL: d.BaseURL}
+	d.Kit.OnLanguageSwitch(func(c fiber.Ctx, code string) error {
+		return svc.SetLanguage(c.Context(), web.MemberOf(c), code)
+	})
+	return m
+}
+
+// Service exposes the accounts logic to app wiring (demo data, CLI).
+func (m *Module) Service() *Service { return m.svc }
+
+// Routes lists every accounts route, grouped by access class.
+func (m *Module) Routes(r fiber.Router) {
+	public := m.PublicOnly()
+	private := m.Private()
+
+	// Public-only pages: a signed-in member is sent to /feed.
+	r.Get("/login", public, m.loginPage)
+	r.Post("/login", public, m.loginSubmit)
+	r.Get("/join", public, m.joinPage)
+	r.Post("/join", public, m.joinSubmit)
+	r.Get("/join/invite/:inviteId", public, m.joinPage)
+	r.Post("/join/invite/:inviteId", public, m.joinSubmit)
+	for _, path := range []string{"/forgot-password", "/password-recovery"} {
+		r.Get(path, public, m.forgotPage)
+		r.Post(path, public, m.forgotSubmit)
+	}
+	r.Get("/reset-password", public, m.resetPage)
+	r.Post("/reset-password", public, m.resetSubmit)
+	r.Get("/suspended", m.suspendedPage)
+
+	// Open to all.
+	r.Get("/logout", m.logoutPage)
+	r.Get("/email-validation-done", m.emailValidatedPage)
+	r.Get("/validate-email/confirm", m.validateConfirm)
+
+	// Private gate pages (exempt from the gates they are).
+	for _, path := range []string{"/accept-terms-and-conditions", "/terms"} {
+		r.Get(path, private, m.termsPage)
+		r.Post(path, private, m.termsAccept)
+	}
+	r.Get("/validate-email", private, m.validatePage)
+	r.Post("/validate-email", private, m.validateResend)
+
+	// Account host API (spec section 7).
+	api := m.RequireMember()
+	r.Post("/ah/api/v2/user/register", m.apiRegister)
+	r.Post("/ah/api/v2/user/login", m.apiLogin)
+	r.Post("/ah/api/v1/user/reset-password", m.apiResetPassword)
+	r.Post("/ah/api/v2/user/forgot-password", m.apiForgotPassword)
+	r.Get("/ah/api/v1/user/logout", m.apiLogout)
+	r.Get("/ah/api/v1/user/profile", api, m.apiProfile)
+	r.Post("/ah/api/v1/user/profile", api, m.apiSaveProfile)
+	r.Get("/ah/api/v1/user/profile/jwt", api, m.apiProfileJWT)
+	r.Get("/ah/api/v1/user/:id/recaptcha-required", m.apiRecaptchaRequired)
+	r.Get("/ah/api/v1/request-validation-email", api, m.apiRequestValidationEmail)
+	// Panel-instance API.
+	r.Get("/api/v3/user/profile", api, m.apiProfile)
+}

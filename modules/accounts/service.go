@@ -1,0 +1,508 @@
+package accounts
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/mail"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/canvass/canvass/modules/mailer"
+	"github.com/canvass/canvass/modules/ratelimit"
+	"github.com/canvass/canvass/modules/web"
+	"github.com/gofiber/fiber/v3"
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+)
+
+// Session lifetimes: a session idles out after 14 days and ends after 90 whatever happens.
+const (
+	sessionIdle     = 14 * 24 * time.Hour
+	sessionAbsolute = 90 * 24 * time.Hour
+	touchEvery      = 5 * time.Minute
+	resetTTL        = time.Hour
+	validationTTL   = 7 * 24 * time.Hour
+)
+
+// Login limits: failures per account and per IP in a 15-minute window.
+const (
+	loginWindow          = 15 * time.Minute
+	maxFailuresAccount   = 5
+	maxFailuresIP        = 30
+	recaptchaAfter       = 3
+	maxMailsPerHour      = 5
+	maxEmailLength       = 254
+	maxNameLength        = 100
+	maxUsernameLength    = 40
+	validationMailWindow = time.Hour
+)
+
+// Service is the accounts logic: no Fiber, no templ, only the store, the limiter and mail.
+type Service struct {
+	store   *Store
+	limiter *ratelimit.Limiter
+	mail    mailer.Sender
+	mails   *Mails
+	log     *slog.Logger
+	now     func() time.Time
+}
+
+// RegisterInput is the sign-up payload.
+type RegisterInput struct {
+	Email          string `json:"email"`
+	Password       string `json:"password"`
+	Username       string `json:"username"`
+	FirstName      string `json:"firstName"`
+	LastName       string `json:"lastName"`
+	LanguageCode   string `json:"languageCode"`
+	AcceptTerms    bool   `json:"acceptedTermsConditions"`
+	InviteID       string `json:"inviteId"`
+	ParentFrameURL string `json:"parentFrameUrl"`
+}
+
+// Client is where a request came from, kept on its session.
+type Client struct {
+	IP        string
+	UserAgent string
+}
+
+// Issued is a new session: the raw pp-token (shown once) and the member it signs in.
+type Issued struct {
+	Token  string
+	Member *web.Member
+}
+
+var emailRE = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.[^@\s]+$`)
+
+// NormalizeEmail trims and lower-cases an email for uniqueness.
+func NormalizeEmail(e string) string { return strings.ToLower(strings.TrimSpace(e)) }
+
+func validEmail(e string) bool {
+	if e == "" || len(e) > maxEmailLength || !emailRE.MatchString(e) {
+		return false
+	}
+	a, err := mail.ParseAddress(e)
+	return err == nil && a.Address == e
+}
+
+func checkPassword(field, pw string) *web.Error {
+	n := utf8.RuneCountInString(pw)
+	switch {
+	case pw == "":
+		return web.Invalid(field, "error.required", nil)
+	case n < MinPasswordLength:
+		return web.Invalid(field, "error.password_too_short", map[string]any{"Min": MinPasswordLength})
+	case n > MaxPasswordLength:
+		return web.Invalid(field, "error.password_too_long", map[string]any{"Max": MaxPasswordLength})
+	}
+	return nil
+}
+
+func checkText(e *web.Error, field, v string, max int) *web.Error {
+	if utf8.RuneCountInString(v) > max || strings.ContainsAny(v, "\x00\r\n") {
+		if e == nil {
+			return web.Invalid(field, "error.too_long", map[string]any{"Max": max})
+		}
+		return e.Also(field, "error.too_long", map[string]any{"Max": max})
+	}
+	return e
+}
+
+// Register creates the account holder and participant and signs them in.
+func (s *Service) Register(ctx context.Context, panel *web.Panel, in RegisterInput, lang string, client Client) (*Issued, error) {
+	email := NormalizeEmail(in.Email)
+	var verr *web.Error
+	if !validEmail(email) {
+		verr = web.Invalid("email", "error.invalid_email", nil)
+	}
+	if perr := checkPassword("password", in.Password); perr != nil {
+		if verr == nil {
+			verr = perr
+		} else {
+			verr.Details = append(verr.Details, perr.Details...)
+		}
+	}
+	in.Username, in.FirstName, in.LastName = strings.TrimSpace(in.Username), strings.TrimSpace(in.FirstName), strings.TrimSpace(in.LastName)
+	verr = checkText(verr, "username", in.Username, maxUsernameLength)
+	verr = checkText(verr, "firstName", in.FirstName, maxNameLength)
+	verr = checkText(verr, "lastName", in.LastName, maxNameLength)
+	if panel.TermsRequired && !in.AcceptTerms {
+		if verr == nil {
+			verr = web.Invalid("acceptedTermsConditions", "error.terms_required", nil)
+		} else {
+			verr.Also("acceptedTermsConditions", "error.terms_required", nil)
+		}
+	}
+	if verr != nil {
+		return nil, verr
+	}
+	langCode := in.LanguageCode
+	if langCode == "" || !panel.Offers(langCode) {
+		langCode = lang
+	}
+	hash, err := HashPassword(in.Password)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now().UTC()
+	ah := &AccountHolder{
+		ID: uuid.NewString(), PanelID: panel.ID, Email: strings.TrimSpace(in.Email), EmailNormalized: email,
+		PasswordHash: hash, Username: in.Username, FirstName: in.FirstName, LastName: in.LastName,
+		LanguageCode: langCode, Status: StatusActive, CreatedAt: now, UpdatedAt: now,
+	}
+	if in.AcceptTerms {
+		ah.AcceptedTermsAt = &now
+	}
+	md := Metadata{"siteId": panel.Key}
+	if in.InviteID != "" && len(in.InviteID) <= 64 {
+		md["inviteId"] = in.InviteID
+	}
+	p := &Participant{ID: uuid.NewString(), AccountHolderID: ah.ID, PanelID: panel.ID, Metadata: md, CreatedAt: now}
+	if err := s.store.CreateMember(ctx, ah, p); err != nil {
+		if errors.Is(err, ErrEmailTaken) {
+			return nil, web.Invalid("email", "error.email_taken", nil).WithCode("email_already_used")
+		}
+		return nil, err
+	}
+	return s.issue(ctx, ah, p, client)
+}
+
+func (s *Service) issue(ctx context.Context, ah *AccountHolder, p *Participant, client Client) (*Issued, error) {
+	token := uuid.NewString()
+	now := s.now().UTC()
+	sess := &Session{
+		ID: uuid.NewString(), TokenHash: hashToken(token), ParticipantID: p.ID, CreatedAt: now, LastSeenAt: now,
+		ExpiresAt: now.Add(sessionIdle), UserAgent: truncate(client.UserAgent, 300), IP: truncate(client.IP, 64),
+	}
+	if err := s.store.CreateSession(ctx, sess); err != nil {
+		return nil, err
+	}
+	m := member(sess, p, ah)
+	m.Token = token
+	return &Issued{Token: token, Member: m}, nil
+}
+
+// Login checks the password; it never tells whether the email exists, and refuses with 429
+// once an account or an IP has failed too often.
+func (s *Service) Login(ctx context.Context, panel *web.Panel, email, password string, client Client) (*Issued, error) {
+	email = NormalizeEmail(email)
+	if email == "" || password == "" {
+		e := web.Fail(fiber.StatusBadRequest, "error.login_required", nil)
+		if email == "" {
+			e.Details = append(e.Details, web.Detail{Field: "email"})
+		}
+		return nil, e
+	}
+	if len(email) > maxEmailLength || len(password) > 4*MaxPasswordLength {
+		return nil, web.Fail(fiber.StatusUnauthorized, "error.login_failed", nil)
+	}
+	acctKey, ipKey := "login:acct:"+panel.ID+":"+email, "login:ip:"+client.IP
+	for _, lim := range []struct {
+		key string
+		max int
+	}{{acctKey, maxFailuresAccount}, {ipKey, maxFailuresIP}} {
+		n, err := s.limiter.Count(ctx, lim.key, loginWindow)
+		if err != nil {
+			return nil, err
+		}
+		if n >= lim.max {
+			return nil, web.Fail(fiber.StatusTooManyRequests, "error.login_rate_limited", nil)
+		}
+	}
+	ah, err := s.store.HolderByEmail(ctx, panel.ID, email)
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return nil, err
+	}
+	hash := dummyHash
+	if ah != nil {
+		hash = ah.PasswordHash
+	}
+	ok, err := CheckPassword(hash, password)
+	if err != nil {
+		return nil, err
+	}
+	if ah == nil || !ok {
+		for _, key := range []string{acctKey, ipKey} {
+			if _, err := s.limiter.Hit(ctx, key, loginWindow); err != nil {
+				return nil, err
+			}
+		}
+		return nil, web.Fail(fiber.StatusUnauthorized, "error.login_failed", nil)
+	}
+	if ah.Status == StatusClosed {
+		return nil, web.Fail(fiber.StatusUnauthorized, "error.login_failed", nil)
+	}
+	if err := s.limiter.Reset(ctx, acctKey); err != nil {
+		return nil, err
+	}
+	p, err := s.store.ParticipantOf(ctx, ah.ID)
+	if err != nil {
+		return nil, err
+	}
+	return s.issue(ctx, ah, p, client)
+}
+
+// RecaptchaRequired tells whether an account (by email or id) has failed often enough that a
+// captcha should be shown before the next attempt.
+func (s *Service) RecaptchaRequired(ctx context.Context, panel *web.Panel, id string) (bool, error) {
+	n, err := s.limiter.Count(ctx, "login:acct:"+panel.ID+":"+NormalizeEmail(id), loginWindow)
+	return n >= recaptchaAfter, err
+}
+
+// Authenticate turns a pp-token into the member it belongs to on this panel.
+func (s *Service) Authenticate(ctx context.Context, panel *web.Panel, token string) (*web.Member, error) {
+	now := s.now().UTC()
+	sess, p, ah, err := s.store.SessionByHash(ctx, hashToken(token), now)
+	if err != nil {
+		return nil, err
+	}
+	if p.PanelID != panel.ID || ah.Status == StatusClosed || now.Sub(sess.CreatedAt) > sessionAbsolute {
+		return nil, ErrNotFound
+	}
+	if now.Sub(sess.LastSeenAt) > touchEvery {
+		expires := now.Add(sessionIdle)
+		if abs := sess.CreatedAt.Add(sessionAbsolute); expires.After(abs) {
+			expires = abs
+		}
+		if err := s.store.TouchSession(ctx, sess.ID, now, expires); err != nil {
+			return nil, err
+		}
+	}
+	m := member(sess, p, ah)
+	m.Token = token
+	return m, nil
+}
+
+// Logout ends one session.
+func (s *Service) Logout(ctx context.Context, m *web.Member) error {
+	return s.store.DeleteSession(ctx, m.SessionID)
+}
+
+func member(sess *Session, p *Participant, ah *AccountHolder) *web.Member {
+	return &web.Member{
+		ParticipantID: p.ID, AccountHolderID: ah.ID, SessionID: sess.ID, Email: ah.Email, Username: ah.Username,
+		LanguageCode: ah.LanguageCode, AcceptedTerms: ah.AcceptedTermsAt != nil, EmailValidated: ah.EmailValidatedAt != nil,
+		Status: ah.Status,
+	}
+}
+
+// Link is where a mailed link points: an origin (scheme://host[:port]) and a path.
+type Link struct {
+	Origin string
+	Path   string
+}
+
+// ForgotPassword mails a single-use reset link valid for an hour. Whether the email exists is
+// never told: the caller answers the same either way.
+func (s *Service) ForgotPassword(ctx context.Context, panel *web.Panel, email, lang string, link Link, client Client) error {
+	email = NormalizeEmail(email)
+	if !validEmail(email) {
+		return web.Invalid("email", "error.invalid_email", nil)
+	}
+	for _, key := range []string{"forgot:acct:" + panel.ID + ":" + email, "forgot:ip:" + client.IP} {
+		n, err := s.limiter.Hit(ctx, key, time.Hour)
+		if err != nil {
+			return err
+		}
+		if n > maxMailsPerHour*4 || (strings.HasPrefix(key, "forgot:acct:") && n > maxMailsPerHour) {
+			return web.Fail(fiber.StatusTooManyRequests, "error.mail_rate_limited", nil)
+		}
+	}
+	ah, err := s.store.HolderByEmail(ctx, panel.ID, email)
+	if errors.Is(err, ErrNotFound) {
+		s.log.Info("password reset asked for an unknown email", "panel", panel.Key)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if ah.Status == StatusClosed {
+		return nil
+	}
+	token, err := s.newToken(ctx, ah.ID, PurposePasswordReset, resetTTL)
+	if err != nil {
+		return err
+	}
+	return s.mails.PasswordReset(ctx, panel, ah, memberLanguage(ah, panel, lang), link.Origin+link.Path+"?token="+token)
+}
+
+// ResetPassword spends a reset token, sets the new password and ends every session of the account.
+func (s *Service) ResetPassword(ctx context.Context, panel *web.Panel, token, password string) (*AccountHolder, error) {
+	if perr := checkPassword("password", password); perr != nil {
+		return nil, perr
+	}
+	t, ah, err := s.liveToken(ctx, panel, PurposePasswordReset, token)
+	if err != nil {
+		return nil, err
+	}
+	hash, err := HashPassword(password)
+	if err != nil {
+		return nil, err
+	}
+	err = s.store.SpendToken(ctx, t, s.now().UTC(), func(tx *gorm.DB) error {
+		now := s.now().UTC()
+		if err := tx.Model(&AccountHolder{}).Where("id = ?", ah.ID).Updates(map[string]any{"password_hash": hash, "updated_at": now}).Error; err != nil {
+			return fmt.Errorf("set password: %w", err)
+		}
+		return tx.Where("participant_id IN (?)", tx.Model(&Participant{}).Select("id").Where("account_holder_id = ?", ah.ID)).Delete(&Session{}).Error
+	})
+	if errors.Is(err, ErrTokenSpent) {
+		return nil, web.Fail(fiber.StatusBadRequest, "error.reset_link_invalid", nil).WithCode("token_invalid")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return ah, s.limiter.Reset(ctx, "login:acct:"+panel.ID+":"+ah.EmailNormalized)
+}
+
+// CheckResetToken tells whether a reset link can still be used, before showing its form.
+func (s *Service) CheckResetToken(ctx context.Context, panel *web.Panel, token string) error {
+	_, _, err := s.liveToken(ctx, panel, PurposePasswordReset, token)
+	return err
+}
+
+func (s *Service) liveToken(ctx context.Context, panel *web.Panel, purpose, token string) (*AccountToken, *AccountHolder, error) {
+	invalid := web.Fail(fiber.StatusBadRequest, "error.reset_link_invalid", nil).WithCode("token_invalid")
+	if purpose == PurposeEmailValidation {
+		invalid = web.Fail(fiber.StatusBadRequest, "error.validation_link_invalid", nil).WithCode("token_invalid")
+	}
+	if token == "" || len(token) > 100 {
+		return nil, nil, invalid
+	}
+	t, err := s.store.TokenByHash(ctx, purpose, hashToken(token))
+	if errors.Is(err, ErrNotFound) {
+		return nil, nil, invalid
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if t.UsedAt != nil || !s.now().UTC().Before(t.ExpiresAt) {
+		return nil, nil, invalid
+	}
+	ah, err := s.store.Holder(ctx, t.AccountHolderID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if ah.PanelID != panel.ID {
+		return nil, nil, invalid
+	}
+	return t, ah, nil
+}
+
+func (s *Service) newToken(ctx context.Context, holderID, purpose string, ttl time.Duration) (string, error) {
+	raw := uuid.NewString() + uuid.NewString()
+	raw = strings.ReplaceAll(raw, "-", "")
+	now := s.now().UTC()
+	t := &AccountToken{ID: uuid.NewString(), TokenHash: hashToken(raw), AccountHolderID: holderID, Purpose: purpose, ExpiresAt: now.Add(ttl), CreatedAt: now}
+	if err := s.store.CreateToken(ctx, t); err != nil {
+		return "", err
+	}
+	return raw, nil
+}
+
+// RequestValidationEmail mails the member a link that validates their email address.
+func (s *Service) RequestValidationEmail(ctx context.Context, panel *web.Panel, m *web.Member, lang string, link Link) error {
+	if m.EmailValidated {
+		return nil
+	}
+	n, err := s.limiter.Hit(ctx, "validate:"+m.AccountHolderID, validationMailWindow)
+	if err != nil {
+		return err
+	}
+	if n > maxMailsPerHour {
+		return web.Fail(fiber.StatusTooManyRequests, "error.mail_rate_limited", nil)
+	}
+	ah, err := s.store.Holder(ctx, m.AccountHolderID)
+	if err != nil {
+		return err
+	}
+	token, err := s.newToken(ctx, ah.ID, PurposeEmailValidation, validationTTL)
+	if err != nil {
+		return err
+	}
+	return s.mails.ValidateEmail(ctx, panel, ah, memberLanguage(ah, panel, lang), link.Origin+link.Path+"?token="+token)
+}
+
+// ValidateEmail spends a validation token and marks the email validated.
+func (s *Service) ValidateEmail(ctx context.Context, panel *web.Panel, token string) error {
+	t, ah, err := s.liveToken(ctx, panel, PurposeEmailValidation, token)
+	if err != nil {
+		return err
+	}
+	err = s.store.SpendToken(ctx, t, s.now().UTC(), func(tx *gorm.DB) error {
+		now := s.now().UTC()
+		return tx.Model(&AccountHolder{}).Where("id = ? AND email_validated_at IS NULL", ah.ID).Updates(map[string]any{"email_validated_at": now, "updated_at": now}).Error
+	})
+	if errors.Is(err, ErrTokenSpent) {
+		return web.Fail(fiber.StatusBadRequest, "error.validation_link_invalid", nil).WithCode("token_invalid")
+	}
+	return err
+}
+
+// AcceptTerms records that the member accepted the panel's terms and conditions.
+func (s *Service) AcceptTerms(ctx context.Context, m *web.Member) error {
+	if m.AcceptedTerms {
+		return nil
+	}
+	return s.store.UpdateHolder(ctx, m.AccountHolderID, map[string]any{"accepted_terms_at": s.now().UTC()})
+}
+
+// SetLanguage stores the member's language (the ?lang= switch of a signed-in member).
+func (s *Service) SetLanguage(ctx context.Context, m *web.Member, code string) error {
+	if m.LanguageCode == code {
+		return nil
+	}
+	return s.store.UpdateHolder(ctx, m.AccountHolderID, map[string]any{"language_code": code})
+}
+
+func memberLanguage(ah *AccountHolder, panel *web.Panel, fallback string) string {
+	return web.ResolveLanguage(panel, fallback, ah.LanguageCode)
+}
+
+func hashToken(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}
+
+// EnsureMember creates a validated member with accepted terms unless the email already has an
+// account on the panel (demo data, operator tooling). Existing members are left as they are.
+func (s *Service) EnsureMember(ctx context.Context, panel *web.Panel, in RegisterInput, md Metadata) error {
+	email := NormalizeEmail(in.Email)
+	if _, err := s.store.HolderByEmail(ctx, panel.ID, email); err == nil {
+		return nil
+	} else if !errors.Is(err, ErrNotFound) {
+		return err
+	}
+	hash, err := HashPassword(in.Password)
+	if err != nil {
+		return err
+	}
+	now := s.now().UTC()
+	ah := &AccountHolder{
+		ID: uuid.NewString(), PanelID: panel.ID, Email: in.Email, EmailNormalized: email, PasswordHash: hash,
+		FirstName: in.FirstName, LanguageCode: in.LanguageCode, Status: StatusActive,
+		AcceptedTermsAt: &now, EmailValidatedAt: &now, CreatedAt: now, UpdatedAt: now,
+	}
+	meta := Metadata{"siteId": panel.Key}
+	for k, v := range md {
+		meta[k] = v
+	}
+	p := &Participant{ID: uuid.NewString(), AccountHolderID: ah.ID, PanelID: panel.ID, Metadata: meta, CreatedAt: now}
+	if err := s.store.CreateMember(ctx, ah, p); err != nil && !errors.Is(err, ErrEmailTaken) {
+		return err
+	}
+	return nil
+}

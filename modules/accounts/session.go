@@ -1,0 +1,159 @@
+package accounts
+
+import (
+	"errors"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/canvass/canvass/modules/web"
+	"github.com/gofiber/fiber/v3"
+)
+
+// TokenCookie holds the pp-token in the browser.
+const TokenCookie = "pp-token"
+
+// tokenRE is the spec's pp-token rule: hexadecimal digits and dashes only, at most 36 characters.
+var tokenRE = regexp.MustCompile(`^[0-9a-fA-F-]{1,36}$`)
+
+// ValidToken tells whether a pp-token follows the spec's rule; any other value counts as absent.
+func ValidToken(t string) bool { return tokenRE.MatchString(t) }
+
+// Session reads the pp-token from the pp-token header, a token or pp-token query parameter
+// (saved to the cookie and stripped from the address by a redirect on pages), or the cookie,
+// and puts the member on the request.
+func (m *Module) Session() fiber.Handler {
+	return func(c fiber.Ctx) error {
+		panel := web.PanelOf(c)
+		if panel == nil {
+			return c.Next()
+		}
+		token, source := c.Get("pp-token"), "header"
+		if token == "" {
+			if q := firstNonEmpty(c.Query("pp-token"), c.Query("token")); q != "" && !tokenQueryIsPayload(c) {
+				token, source = q, "query"
+			}
+		}
+		if token == "" {
+			token, source = c.Cookies(TokenCookie), "cookie"
+		}
+		var member *web.Member
+		if token != "" && ValidToken(token) {
+			mem, err := m.svc.Authenticate(c.Context(), panel, token)
+			switch {
+			case err == nil:
+				member = mem
+			case errors.Is(err, ErrNotFound):
+			default:
+				return err
+			}
+		}
+		if source == "cookie" && token != "" && member == nil {
+			m.kit.ClearCookie(c, TokenCookie)
+		}
+		if source == "query" && !web.IsAPI(c) && c.Method() == fiber.MethodGet {
+			if member != nil {
+				m.setTokenCookie(c, token)
+			}
+			return c.Redirect().Status(fiber.StatusSeeOther).To(web.WithoutQuery(c, "token", "pp-token", "refresh"))
+		}
+		if member != nil {
+			web.SetMember(c, member)
+		}
+		return c.Next()
+	}
+}
+
+// tokenQueryIsPayload: on these pages ?token= is a mailed single-use token, not a pp-token.
+func tokenQueryIsPayload(c fiber.Ctx) bool {
+	p := c.Path()
+	return p == "/reset-password" || p == "/validate-email/confirm" || strings.HasPrefix(p, "/ah/api/")
+}
+
+func (m *Module) setTokenCookie(c fiber.Ctx, token string) {
+	m.kit.SetCookie(c, &fiber.Cookie{Name: TokenCookie, Value: token, Expires: time.Now().Add(sessionAbsolute)})
+}
+
+// RequireMember guards APIs: no valid pp-token is a 401.
+func (m *Module) RequireMember() fiber.Handler {
+	return func(c fiber.Ctx) error {
+		if web.MemberOf(c) == nil {
+			return web.Unauthorized()
+		}
+		return c.Next()
+	}
+}
+
+// gatePaths are the private pages that are themselves gates, and so not gated.
+var gatePaths = map[string]bool{"/accept-terms-and-conditions": true, "/terms": true, "/validate-email": true}
+
+// Private guards member pages: a visitor goes to /login?redirect=<current address>; a suspended
+// member to /suspended; then the terms gate and the email-validation gate of the panel.
+func (m *Module) Private() fiber.Handler {
+	return func(c fiber.Ctx) error {
+		member := web.MemberOf(c)
+		if member == nil {
+			if web.IsAPI(c) {
+				return web.Unauthorized()
+			}
+			return c.Redirect().Status(fiber.StatusSeeOther).To(LoginURL(c))
+		}
+		if member.Status == StatusSuspended {
+			return c.Redirect().Status(fiber.StatusSeeOther).To("/suspended")
+		}
+		if gatePaths[c.Path()] {
+			return c.Next()
+		}
+		if target := GateFor(c); target != "" {
+			return c.Redirect().Status(fiber.StatusSeeOther).To(target)
+		}
+		return c.Next()
+	}
+}
+
+// GateFor is where a signed-in member must go first, or "": the accept-terms page when the
+// panel requires terms, then validate-email when the panel reminds of email validation.
+func GateFor(c fiber.Ctx) string {
+	panel, member := web.PanelOf(c), web.MemberOf(c)
+	if panel == nil || member == nil {
+		return ""
+	}
+	q := url.Values{"token": {member.Token}, "lang": {web.LocaleOf(c)}}.Encode()
+	switch {
+	case panel.TermsRequired && !member.AcceptedTerms:
+		return "/accept-terms-and-conditions?" + q
+	case panel.EmailValidation && !member.EmailValidated:
+		return "/validate-email?" + q
+	}
+	return ""
+}
+
+// PublicOnly sends a signed-in member to /feed.
+func (m *Module) PublicOnly() fiber.Handler {
+	return func(c fiber.Ctx) error {
+		if web.MemberOf(c) != nil {
+			return c.Redirect().Status(fiber.StatusSeeOther).To("/feed")
+		}
+		return c.Next()
+	}
+}
+
+// LoginURL is /login with the current address as redirect, unless the current page is
+// /login, /logout or /error (spec: login and logout redirect rules).
+func LoginURL(c fiber.Ctx) string {
+	switch c.Path() {
+	case "/login", "/logout", "/error":
+		return "/login"
+	}
+	return "/login?redirect=" + url.QueryEscape(string(c.Request().URI().RequestURI()))
+}
+
+func firstNonEmpty(vs ...string) string {
+	for _, v := range vs {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}

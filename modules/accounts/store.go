@@ -1,0 +1,174 @@
+package accounts
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"gorm.io/gorm"
+)
+
+// ErrNotFound means no row matched (unknown email, token or session).
+var ErrNotFound = errors.New("not found")
+
+// ErrEmailTaken means the panel already has an account holder with that email.
+var ErrEmailTaken = errors.New("email already registered")
+
+// Store owns every query of the accounts tables.
+type Store struct{ db *gorm.DB }
+
+func NewStore(db *gorm.DB) *Store { return &Store{db: db} }
+
+func notFound(err error) error {
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return ErrNotFound
+	}
+	return err
+}
+
+// CreateMember writes the account holder and its participant in one transaction.
+func (s *Store) CreateMember(ctx context.Context, ah *AccountHolder, p *Participant) error {
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Create(ah).Error; err != nil {
+			return err
+		}
+		return tx.Create(p).Error
+	})
+	if errors.Is(err, gorm.ErrDuplicatedKey) {
+		return ErrEmailTaken
+	}
+	if err != nil {
+		return fmt.Errorf("create member %s: %w", ah.EmailNormalized, err)
+	}
+	return nil
+}
+
+func (s *Store) HolderByEmail(ctx context.Context, panelID, normalized string) (*AccountHolder, error) {
+	var ah AccountHolder
+	if err := s.db.WithContext(ctx).Where("panel_id = ? AND email_normalized = ?", panelID, normalized).Take(&ah).Error; err != nil {
+		return nil, fmt.Errorf("load account holder by email: %w", notFound(err))
+	}
+	return &ah, nil
+}
+
+func (s *Store) Holder(ctx context.Context, id string) (*AccountHolder, error) {
+	var ah AccountHolder
+	if err := s.db.WithContext(ctx).Where("id = ?", id).Take(&ah).Error; err != nil {
+		return nil, fmt.Errorf("load account holder %s: %w", id, notFound(err))
+	}
+	return &ah, nil
+}
+
+func (s *Store) ParticipantOf(ctx context.Context, holderID string) (*Participant, error) {
+	var p Participant
+	if err := s.db.WithContext(ctx).Where("account_holder_id = ?", holderID).Take(&p).Error; err != nil {
+		return nil, fmt.Errorf("load participant of %s: %w", holderID, notFound(err))
+	}
+	return &p, nil
+}
+
+func (s *Store) Participant(ctx context.Context, id string) (*Participant, error) {
+	var p Participant
+	if err := s.db.WithContext(ctx).Where("id = ?", id).Take(&p).Error; err != nil {
+		return nil, fmt.Errorf("load participant %s: %w", id, notFound(err))
+	}
+	return &p, nil
+}
+
+// UpdateHolder writes the named columns of an account holder.
+func (s *Store) UpdateHolder(ctx context.Context, id string, fields map[string]any) error {
+	fields["updated_at"] = time.Now().UTC()
+	if err := s.db.WithContext(ctx).Model(&AccountHolder{}).Where("id = ?", id).Updates(fields).Error; err != nil {
+		return fmt.Errorf("update account holder %s: %w", id, err)
+	}
+	return nil
+}
+
+// SetMetadata replaces the participant's metadata.
+func (s *Store) SetMetadata(ctx context.Context, participantID string, md Metadata) error {
+	if err := s.db.WithContext(ctx).Model(&Participant{}).Where("id = ?", participantID).Update("metadata", md).Error; err != nil {
+		return fmt.Errorf("update metadata of %s: %w", participantID, err)
+	}
+	return nil
+}
+
+func (s *Store) CreateSession(ctx context.Context, sess *Session) error {
+	if err := s.db.WithContext(ctx).Create(sess).Error; err != nil {
+		return fmt.Errorf("create session: %w", err)
+	}
+	return nil
+}
+
+// SessionByHash returns a live session with its participant and account holder.
+func (s *Store) SessionByHash(ctx context.Context, hash string, now time.Time) (*Session, *Participant, *AccountHolder, error) {
+	var sess Session
+	if err := s.db.WithContext(ctx).Where("token_hash = ? AND expires_at > ?", hash, now).Take(&sess).Error; err != nil {
+		return nil, nil, nil, fmt.Errorf("load session: %w", notFound(err))
+	}
+	p, err := s.Participant(ctx, sess.ParticipantID)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ah, err := s.Holder(ctx, p.AccountHolderID)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return &sess, p, ah, nil
+}
+
+// TouchSession records activity and slides the idle expiry, never past the absolute one.
+func (s *Store) TouchSession(ctx context.Context, id string, now, expires time.Time) error {
+	if err := s.db.WithContext(ctx).Model(&Session{}).Where("id = ?", id).Updates(map[string]any{"last_seen_at": now, "expires_at": expires}).Error; err != nil {
+		return fmt.Errorf("touch session %s: %w", id, err)
+	}
+	return nil
+}
+
+func (s *Store) DeleteSession(ctx context.Context, id string) error {
+	if err := s.db.WithContext(ctx).Where("id = ?", id).Delete(&Session{}).Error; err != nil {
+		return fmt.Errorf("delete session %s: %w", id, err)
+	}
+	return nil
+}
+
+// CreateToken stores a single-use token, replacing the holder's unused ones of the same purpose.
+func (s *Store) CreateToken(ctx context.Context, t *AccountToken) error {
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Where("account_holder_id = ? AND purpose = ? AND used_at IS NULL", t.AccountHolderID, t.Purpose).Delete(&AccountToken{}).Error; err != nil {
+			return err
+		}
+		return tx.Create(t).Error
+	})
+	if err != nil {
+		return fmt.Errorf("create %s token: %w", t.Purpose, err)
+	}
+	return nil
+}
+
+// TokenByHash returns a token of the purpose by its hash, used or not.
+func (s *Store) TokenByHash(ctx context.Context, purpose, hash string) (*AccountToken, error) {
+	var t AccountToken
+	if err := s.db.WithContext(ctx).Where("token_hash = ? AND purpose = ?", hash, purpose).Take(&t).Error; err != nil {
+		return nil, fmt.Errorf("load %s token: %w", purpose, notFound(err))
+	}
+	return &t, nil
+}
+
+// ErrTokenSpent means the token was used, or expired, meanwhile.
+var ErrTokenSpent = errors.New("token used or expired")
+
+// SpendToken marks a token used and applies the change it authorises, in one transaction:
+// of two concurrent uses only one succeeds.
+func (s *Store) SpendToken(ctx context.Context, t *AccountToken, now time.Time, apply func(tx *gorm.DB) error) error {
+	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		res := tx.Model(&AccountToken{}).Where("id = ? AND used_at IS NULL AND expires_at > ?", t.ID, now).Update("used_at", now)
+		if res.Error != nil {
+			return fmt.Errorf("spend %s token: %w", t.Purpose, res.Error)
+		}
+		if res.RowsAffected != 1 {
+			return ErrTokenSpent
+		}
+		return apply(tx)
+	})
+}

@@ -1,0 +1,137 @@
+// Package home owns the home shell (root, feed frame, navigation), the generic error and
+// maintenance screens, health checks and client error reports.
+package home
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/canvass/canvass/modules/web"
+	"github.com/canvass/canvass/views/home"
+	"github.com/canvass/canvass/views/pages"
+	"github.com/gofiber/fiber/v3"
+)
+
+// Guard is what home needs from accounts: the private access class.
+type Guard interface {
+	Private() fiber.Handler
+}
+
+type Module struct {
+	kit   *web.Kit
+	guard Guard
+	ping  func(ctx context.Context) error
+	log   *slog.Logger
+	// FeedHandler, when set by the campaigns module, serves /feed instead of the empty frame.
+	feed fiber.Handler
+}
+
+// New builds the module; ping checks the database for /readyz.
+func New(kit *web.Kit, guard Guard, ping func(ctx context.Context) error, log *slog.Logger) *Module {
+	m := &Module{kit: kit, guard: guard, ping: ping, log: log}
+	kit.AddNav(web.NavEntry{Href: "/feed", Icon: "home", LabelID: "nav.feed", Order: 10})
+	return m
+}
+
+// Health lists the probes, which must answer before tenancy runs.
+func (m *Module) Health(r fiber.Router) {
+	r.Get("/healthz", func(c fiber.Ctx) error { return c.SendString("ok") })
+	r.Get("/readyz", func(c fiber.Ctx) error {
+		if err := m.ping(c.Context()); err != nil {
+			return c.Status(fiber.StatusServiceUnavailable).SendString("database unavailable")
+		}
+		return c.SendString("ok")
+	})
+}
+
+// Routes lists the home pages and the client error reporting API.
+func (m *Module) Routes(r fiber.Router) {
+	private := m.guard.Private()
+	r.Get("/", private, func(c fiber.Ctx) error { return c.Redirect().Status(fiber.StatusSeeOther).To("/feed") })
+	r.Get("/feed", private, m.feedPage)
+	r.Get("/error", m.errorPage)
+	r.Get("/maintenance", m.maintenancePage)
+	r.Post("/api/v1/public/client/:level", m.clientReport)
+}
+
+// Fallback answers every route nobody else did with the 404 error page (or JSON for APIs).
+func (m *Module) Fallback(c fiber.Ctx) error { return web.NotFound() }
+
+func (m *Module) feedPage(c fiber.Ctx) error {
+	if m.feed != nil {
+		return m.feed(c)
+	}
+	return m.kit.Render(c, fiber.StatusOK, home.Feed())
+}
+
+// SetFeed lets the campaigns module serve the feed page.
+func (m *Module) SetFeed(h fiber.Handler) { m.feed = h }
+
+// errorPage is the spec's generic error screen with its query rules: title, desc or
+// description, btn or btnText; defaults when absent.
+func (m *Module) errorPage(c fiber.Ctx) error {
+	props := pages.ErrorProps{
+		Title:       clip(c.Query("title"), 200),
+		Description: clip(firstNonEmpty(c.Query("desc"), c.Query("description")), 500),
+		Button:      clip(firstNonEmpty(c.Query("btn"), c.Query("btnText")), 60),
+	}
+	if props.Title == "" {
+		props.Title = m.kit.T(c, "error.default_title", nil)
+	}
+	if props.Description == "" {
+		props.Description = m.kit.T(c, "error.default_description", nil)
+	}
+	if props.Button == "" {
+		props.Button = m.kit.T(c, "error.default_button", nil)
+	}
+	return m.kit.Render(c, fiber.StatusOK, pages.Error(props))
+}
+
+func (m *Module) maintenancePage(c fiber.Ctx) error {
+	c.Set(fiber.HeaderRetryAfter, "30")
+	return m.kit.Render(c, fiber.StatusServiceUnavailable, pages.Maintenance())
+}
+
+// clientReport takes the spec's client error reports (href, name, message, source, stack,
+// lineno, colno; or href and arguments for console calls) and logs them with the request id.
+func (m *Module) clientReport(c fiber.Ctx) error {
+	level := c.Params("level")
+	if level != "error" && level != "warn" && level != "info" && level != "log" {
+		return web.Invalid("level", "error.bad_request", nil)
+	}
+	if len(c.Body()) > 32<<10 {
+		return web.Fail(fiber.StatusRequestEntityTooLarge, "error.too_large", nil)
+	}
+	var report map[string]any
+	if err := json.Unmarshal(c.Body(), &report); err != nil || report == nil {
+		return web.Fail(fiber.StatusBadRequest, "error.malformed_json", nil)
+	}
+	attrs := []any{"request_id", c.RequestID(), "level", level, "host", c.Hostname()}
+	for _, k := range []string{"href", "name", "message", "source", "stack", "lineno", "colno", "arguments"} {
+		if v, ok := report[k]; ok {
+			attrs = append(attrs, k, v)
+		}
+	}
+	m.log.Warn("client report", attrs...)
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+func clip(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n])
+}
+
+func firstNonEmpty(vs ...string) string {
+	for _, v := range vs {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}

@@ -1,0 +1,67 @@
+// Package ratelimit counts hits per key in fixed windows, in the database, so that limits hold
+// across every canvass process behind a load balancer.
+package ratelimit
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"gorm.io/gorm"
+)
+
+// RateLimit is one counter row.
+type RateLimit struct {
+	Key         string `gorm:"primaryKey"`
+	WindowStart time.Time
+	Hits        int
+}
+
+// Models lists the module's tables for the schema check.
+func Models() []any { return []any{&RateLimit{}} }
+
+// Limiter counts hits per key.
+type Limiter struct {
+	db  *gorm.DB
+	now func() time.Time
+}
+
+func New(db *gorm.DB) *Limiter { return &Limiter{db: db, now: time.Now} }
+
+// Hit adds one hit to key's current window and returns the hits in it, atomically:
+// a window older than `window` starts again at 1.
+func (l *Limiter) Hit(ctx context.Context, key string, window time.Duration) (int, error) {
+	now := l.now().UTC()
+	cutoff := now.Add(-window)
+	var hits int
+	err := l.db.WithContext(ctx).Raw(`INSERT INTO rate_limits (key, window_start, hits) VALUES (?, ?, 1)
+ON CONFLICT (key) DO UPDATE SET
+  hits = CASE WHEN rate_limits.window_start > ? THEN rate_limits.hits + 1 ELSE 1 END,
+  window_start = CASE WHEN rate_limits.window_start > ? THEN rate_limits.window_start ELSE excluded.window_start END
+RETURNING hits`, key, now, cutoff, cutoff).Scan(&hits).Error
+	if err != nil {
+		return 0, fmt.Errorf("rate limit hit %s: %w", key, err)
+	}
+	return hits, nil
+}
+
+// Count returns the hits in key's current window without adding one.
+func (l *Limiter) Count(ctx context.Context, key string, window time.Duration) (int, error) {
+	var rows []RateLimit
+	err := l.db.WithContext(ctx).Where("key = ? AND window_start > ?", key, l.now().UTC().Add(-window)).Limit(1).Find(&rows).Error
+	if err != nil {
+		return 0, fmt.Errorf("rate limit count %s: %w", key, err)
+	}
+	if len(rows) == 0 {
+		return 0, nil
+	}
+	return rows[0].Hits, nil
+}
+
+// Reset forgets key (after a successful login, say).
+func (l *Limiter) Reset(ctx context.Context, key string) error {
+	if err := l.db.WithContext(ctx).Where("key = ?", key).Delete(&RateLimit{}).Error; err != nil {
+		return fmt.Errorf("rate limit reset %s: %w", key, err)
+	}
+	return nil
+}

@@ -1,0 +1,130 @@
+package tenancy
+
+import (
+	"errors"
+
+	"github.com/canvass/canvass/modules/web"
+	"github.com/gofiber/fiber/v3"
+)
+
+// DomainInfo is the spec's domain info.
+type DomainInfo struct {
+	Panels        []DomainPanel `json:"panels"`
+	LoginPageURL  string        `json:"login_page_url"`
+	LogoutPageURL string        `json:"logout_page_url"`
+	WebAppLogin   bool          `json:"web_app_login"`
+}
+
+type DomainPanel struct {
+	UUID      string           `json:"uuid"`
+	Key       string           `json:"key"`
+	Languages []DomainLanguage `json:"languages"`
+}
+
+type DomainLanguage struct {
+	LanguageCode string `json:"language_code"`
+	IsDefault    bool   `json:"is_default"`
+}
+
+// PanelInfo is the spec's panel info (served inside instance info).
+type PanelInfo struct {
+	GUID          string      `json:"guid"`
+	Key           string      `json:"key"`
+	Name          string      `json:"name"`
+	CurrencyCode  string      `json:"currency_code"`
+	AppSettings   AppSettings `json:"app_settings"`
+	LoginPageURL  string      `json:"login_page_url"`
+	LogoutPageURL string      `json:"logout_page_url"`
+	AppTheme      AppTheme    `json:"app_theme"`
+}
+
+// InstanceInfo is the spec's instance info: its key and panels keyed by panel key.
+type InstanceInfo struct {
+	Key    string               `json:"key"`
+	Code   string               `json:"code"`
+	Panels map[string]PanelInfo `json:"panels"`
+}
+
+// GET /ah/api/v1/domain-info?domain=HOST (the request's own host when domain is absent).
+func (m *Module) domainInfo(c fiber.Ctx) error {
+	host := NormalizeHost(c.Query("domain", c.Host()))
+	if host == "" {
+		return web.Invalid("domain", "error.invalid_domain", nil)
+	}
+	_, l, err := m.resolver.ByHost(c.Context(), host)
+	if errors.Is(err, ErrUnknownDomain) {
+		return unrecognized(host)
+	}
+	if err != nil {
+		return err
+	}
+	info := DomainInfo{LoginPageURL: l.Panel.LoginPageURL, LogoutPageURL: l.Panel.LogoutPageURL, WebAppLogin: true}
+	for _, d := range l.Domains {
+		if d.Host == host {
+			info.WebAppLogin = d.WebAppLogin
+		}
+	}
+	dp := DomainPanel{UUID: l.Panel.ID, Key: l.Panel.Key, Languages: []DomainLanguage{}}
+	for _, lang := range l.Languages {
+		dp.Languages = append(dp.Languages, DomainLanguage{LanguageCode: lang.LanguageCode, IsDefault: lang.IsDefault})
+	}
+	info.Panels = []DomainPanel{dp}
+	return c.JSON(info)
+}
+
+// GET /ah/api/v1/instance-info?panelKey=KEY: the instance of a panel with that panel's info.
+// Only a panel served on this host may be asked for, so one tenant cannot read another's settings.
+func (m *Module) instanceInfo(c fiber.Ctx) error {
+	key := c.Query("panelKey")
+	current := web.PanelOf(c)
+	if key == "" && current != nil {
+		key = current.Key
+	}
+	if key == "" {
+		return web.Invalid("panelKey", "error.required", nil)
+	}
+	if current == nil || current.Key != key {
+		return web.NotFound()
+	}
+	_, l, err := m.resolver.ByKey(c.Context(), key)
+	if errors.Is(err, ErrUnknownPanel) {
+		return web.NotFound()
+	}
+	if err != nil {
+		return err
+	}
+	return c.JSON(InstanceInfo{Key: l.Instance.Key, Code: l.Instance.Code, Panels: map[string]PanelInfo{l.Panel.Key: panelInfo(l)}})
+}
+
+func panelInfo(l *loaded) PanelInfo {
+	return PanelInfo{
+		GUID: l.Panel.ID, Key: l.Panel.Key, Name: l.Panel.Name, CurrencyCode: l.Panel.CurrencyCode,
+		AppSettings: l.Panel.AppSettings, LoginPageURL: l.Panel.LoginPageURL, LogoutPageURL: l.Panel.LogoutPageURL,
+		AppTheme: l.Panel.AppTheme.Compact(),
+	}
+}
+
+func (m *Module) apiInfo(c fiber.Ctx) error {
+	return c.JSON(fiber.Map{"name": "canvass", "apiVersions": []string{"v1", "v2", "v3"}, "environment": m.kit.Env})
+}
+
+// GET /api/v1/translations/languages/supported?domain=HOST: the languages that domain's panel offers.
+func (m *Module) supportedLanguages(c fiber.Ctx) error {
+	host := NormalizeHost(c.Query("domain", c.Host()))
+	_, l, err := m.resolver.ByHost(c.Context(), host)
+	if errors.Is(err, ErrUnknownDomain) {
+		return unrecognized(host)
+	}
+	if err != nil {
+		return err
+	}
+	out := []web.SupportedLanguage{}
+	for _, lang := range l.Languages {
+		for _, s := range web.Supported {
+			if s.Code == lang.LanguageCode {
+				out = append(out, s)
+			}
+		}
+	}
+	return c.JSON(out)
+}

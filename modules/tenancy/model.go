@@ -1,0 +1,61 @@
+package tenancy
+
+import "time"
+
+// Instance groups panels served by one panel-instance API (its code is in v1/v2 paths).
+type Instance struct {
+	ID        string `gorm:"primaryKey"`
+	Code      string
+	Key       string
+	Name      string
+	CreatedAt time.Time
+}
+
+// Panel is one white-labelled tenant: its name, currency, settings, theme and languages.
+type Panel struct {
+	ID            string `gorm:"primaryKey"` // the panel uuid (guid)
+	InstanceID    string
+	Key           string
+	Name          string
+	CurrencyCode  string
+	AppSettings   AppSettings `gorm:"serializer:json"`
+	AppTheme      AppTheme    `gorm:"serializer:json"`
+	LoginPageURL  string
+	LogoutPageURL string
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+}
+
+// AppSettings are the spec's panel app_settings.
+type AppSettings struct {
+	WebAppName              string `json:"web_app_name" yaml:"web_app_name"`
+	GoogleAnalyticsID       string `json:"google_analytics_id" yaml:"google_analytics_id"`
+	GoogleTagMngrID         string `json:"google_tag_mngr_id" yaml:"google_tag_mngr_id"`
+	TrackingPixel           string `json:"tracking_pixel" yaml:"tracking_pixel"`
+	TermsRequired           bool   `json:"terms_required" yaml:"terms_required"`
+	EmailValidationReminder bool   `json:"email_validation_reminder" yaml:"email_validation_reminder"`
+	Theme                   string `json:"theme" yaml:"theme"`
+}
+
+// AppTheme is the spec's app_theme: field name (color_primary, logo_url, ...) to value.
+// Empty values are dropped and fall back to the default theme.
+type AppTheme map[string]string
+
+// PanelLanguage is one language a panel offers; exactly one is the default.
+type PanelLanguage struct {
+	PanelID      string `gorm:"primaryKey"`
+	LanguageCode string `gorm:"primaryKey"`
+	IsDefault    bool
+	Position     int
+}
+
+// Domain maps a host name (lower case, no port) to its panel.
+type Domain struct {
+	Host        string `gorm:"primaryKey"`
+	PanelID     string
+	WebAppLogin bool
+	CreatedAt   time.Time
+}
+
+// Models lists the module's tables for the schema check.
+func Models() []any { return []any{&Instance{}, &Panel{}, &PanelLanguage{}, &Domain{}} }

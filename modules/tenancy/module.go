@@ -1,0 +1,118 @@
+// Package tenancy owns instances, panels, domains, themes and panel languages: it resolves the
+// panel of every request from its Host header and serves domain-info and instance-info.
+package tenancy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/canvass/canvass/modules/web"
+	"github.com/gofiber/fiber/v3"
+	"gorm.io/gorm"
+)
+
+type Module struct {
+	kit      *web.Kit
+	store    *Store
+	resolver *Resolver
+}
+
+func New(db *gorm.DB, kit *web.Kit) *Module {
+	store := NewStore(db)
+	return &Module{kit: kit, store: store, resolver: NewResolver(store)}
+}
+
+// Routes lists the tenancy APIs.
+func (m *Module) Routes(r fiber.Router) {
+	// Account host: public information about a domain and the API itself.
+	r.Get("/ah/api/v1/domain-info", m.domainInfo)
+	r.Get("/ah/api/v1/instance-info", m.instanceInfo)
+	r.Get("/ah/api/v1/ah-api-info", m.apiInfo)
+	r.Get("/ah/api/v1/ping", ping)
+	// Panel-instance API: ping under the instance code.
+	r.Get("/api/:version<regex(v[12])>/:instanceCode/ping", m.instancePing)
+	r.Get("/api/v3/ping", ping)
+	// Translation API: the languages a domain offers.
+	r.Get("/api/v1/translations/languages/supported", m.supportedLanguages)
+}
+
+// Apply creates or updates a tenant and forgets cached panels.
+func (m *Module) Apply(ctx context.Context, spec PanelSpec) (string, error) {
+	if err := spec.Validate(isSupportedLanguage); err != nil {
+		return "", fmt.Errorf("panel %s: %w", spec.Key, err)
+	}
+	id, err := m.store.Apply(ctx, spec)
+	m.resolver.Forget()
+	return id, err
+}
+
+// PanelByKey is the small API other modules use (demo data, CLI commands).
+func (m *Module) PanelByKey(ctx context.Context, key string) (*web.Panel, error) {
+	p, _, err := m.resolver.ByKey(ctx, key)
+	return p, err
+}
+
+func isSupportedLanguage(code string) bool {
+	for _, l := range web.Supported {
+		if l.Code == code {
+			return true
+		}
+	}
+	return false
+}
+
+// optional paths work without a panel: health checks, static files, the maintenance page.
+func optional(path string) bool {
+	return path == "/healthz" || path == "/readyz" || path == "/maintenance" || strings.HasPrefix(path, "/static/") || path == "/favicon.ico"
+}
+
+// Middleware puts the request's panel on it; an unknown host answers 404 'Unrecognized domain: <host>'.
+// Panel-instance paths (/api/v1|v2/{code}/...) must name the panel's own instance code.
+func (m *Module) Middleware() fiber.Handler {
+	return func(c fiber.Ctx) error {
+		host := NormalizeHost(c.Host())
+		panel, _, err := m.resolver.ByHost(c.Context(), host)
+		if err != nil {
+			if optional(c.Path()) {
+				return c.Next()
+			}
+			if errors.Is(err, ErrUnknownDomain) {
+				return unrecognized(host)
+			}
+			return err
+		}
+		web.SetPanel(c, panel)
+		return c.Next()
+	}
+}
+
+// InstanceGuard protects /api/v1|v2/:instanceCode routes: another instance's code is a 404,
+// so one tenant's API never answers for another's.
+func InstanceGuard(c fiber.Ctx) error {
+	if err := checkInstance(c); err != nil {
+		return err
+	}
+	return c.Next()
+}
+
+func checkInstance(c fiber.Ctx) error {
+	if p := web.PanelOf(c); p == nil || c.Params("instanceCode") != p.InstanceCode {
+		return web.NotFound()
+	}
+	return nil
+}
+
+func unrecognized(host string) *web.Error {
+	return web.Fail(fiber.StatusNotFound, "error.unrecognized_domain", map[string]any{"Host": host})
+}
+
+func ping(c fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) }
+
+func (m *Module) instancePing(c fiber.Ctx) error {
+	if err := checkInstance(c); err != nil {
+		return err
+	}
+	return ping(c)
+}

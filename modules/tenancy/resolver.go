@@ -1,0 +1,109 @@
+package tenancy
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/canvass/canvass/modules/web"
+)
+
+// cacheTTL bounds how long a panel change takes to reach every process.
+const (
+	cacheTTL    = time.Minute
+	negativeTTL = 10 * time.Second
+)
+
+type cached struct {
+	panel   *web.Panel
+	info    *loaded
+	err     error
+	expires time.Time
+}
+
+// Resolver finds the panel of a host, cached per host.
+type Resolver struct {
+	store *Store
+	now   func() time.Time
+	mu    sync.RWMutex
+	byKey map[string]cached
+}
+
+func NewResolver(store *Store) *Resolver {
+	return &Resolver{store: store, now: time.Now, byKey: map[string]cached{}}
+}
+
+// ByHost returns the panel serving a host (already normalised), or ErrUnknownDomain.
+func (r *Resolver) ByHost(ctx context.Context, host string) (*web.Panel, *loaded, error) {
+	return r.get(ctx, "host:"+host, func() (*loaded, error) { return r.store.panelByHost(ctx, host) })
+}
+
+// ByKey returns a panel by its key, or ErrUnknownPanel.
+func (r *Resolver) ByKey(ctx context.Context, key string) (*web.Panel, *loaded, error) {
+	return r.get(ctx, "key:"+key, func() (*loaded, error) { return r.store.panelByKey(ctx, key) })
+}
+
+func (r *Resolver) get(ctx context.Context, cacheKey string, load func() (*loaded, error)) (*web.Panel, *loaded, error) {
+	now := r.now()
+	r.mu.RLock()
+	c, ok := r.byKey[cacheKey]
+	r.mu.RUnlock()
+	if ok && now.Before(c.expires) {
+		return c.panel, c.info, c.err
+	}
+	l, err := load()
+	switch {
+	case err == nil:
+		c = cached{panel: toWeb(l), info: l, expires: now.Add(cacheTTL)}
+	case errors.Is(err, ErrUnknownDomain), errors.Is(err, ErrUnknownPanel):
+		c = cached{err: err, expires: now.Add(negativeTTL)}
+	default:
+		return nil, nil, err // a database failure is never cached
+	}
+	r.mu.Lock()
+	r.byKey[cacheKey] = c
+	r.mu.Unlock()
+	return c.panel, c.info, c.err
+}
+
+// Forget drops every cached panel, after a tenant was changed in this process.
+func (r *Resolver) Forget() {
+	r.mu.Lock()
+	r.byKey = map[string]cached{}
+	r.mu.Unlock()
+}
+
+func toWeb(l *loaded) *web.Panel {
+	p := &web.Panel{
+		ID:              l.Panel.ID,
+		Key:             l.Panel.Key,
+		Name:            l.Panel.Name,
+		InstanceID:      l.Instance.ID,
+		InstanceCode:    l.Instance.Code,
+		InstanceKey:     l.Instance.Key,
+		CurrencyCode:    l.Panel.CurrencyCode,
+		WebAppName:      l.Panel.AppSettings.WebAppName,
+		TermsRequired:   l.Panel.AppSettings.TermsRequired,
+		EmailValidation: l.Panel.AppSettings.EmailValidationReminder,
+		AnalyticsID:     l.Panel.AppSettings.GoogleAnalyticsID,
+		ThemeCSS:        l.Panel.AppTheme.CSS(),
+		FontURL:         l.Panel.AppTheme.Compact()["panel_font_url"],
+		FontFamily:      l.Panel.AppTheme.FontFamily(),
+		LogoURL:         l.Panel.AppTheme.Compact()["logo_url"],
+		FaviconURL:      l.Panel.AppTheme.Compact()["logo_favicon_url"],
+		LoginPageURL:    l.Panel.LoginPageURL,
+		LogoutPageURL:   l.Panel.LogoutPageURL,
+		CTAColor:        l.Panel.AppTheme.Compact()["color_cta"],
+	}
+	for _, lang := range l.Languages {
+		p.Languages = append(p.Languages, web.Language{Code: lang.LanguageCode, Name: web.LanguageName(lang.LanguageCode), IsDefault: lang.IsDefault})
+		if lang.IsDefault {
+			p.DefaultLanguage = lang.LanguageCode
+		}
+	}
+	for _, d := range l.Domains {
+		p.Hosts = append(p.Hosts, d.Host)
+	}
+	return p
+}

@@ -1,0 +1,113 @@
+// Package web is the shared kit every module may import: the request's panel, member and
+// locale, rendering, the error catalogue, CSRF and redirect rules. It imports no other module.
+package web
+
+import (
+	"github.com/gofiber/fiber/v3"
+)
+
+// Panel is the tenant a request belongs to, as resolved from its Host header by the tenancy module.
+type Panel struct {
+	ID              string // the panel uuid (guid)
+	Key             string
+	Name            string
+	InstanceID      string
+	InstanceCode    string
+	InstanceKey     string
+	CurrencyCode    string
+	DefaultLanguage string
+	Languages       []Language // in the panel's order
+	WebAppName      string
+	TermsRequired   bool
+	EmailValidation bool // app_settings.email_validation_reminder
+	AnalyticsID     string
+	ThemeCSS        string // CSS custom properties for :root
+	FontURL         string
+	FontFamily      string
+	LogoURL         string
+	FaviconURL      string
+	LoginPageURL    string
+	LogoutPageURL   string
+	CTAColor        string
+	Hosts           []string // the panel's domains, for redirect allow-listing
+}
+
+// Language is one language a panel offers.
+type Language struct {
+	Code      string
+	Name      string
+	IsDefault bool
+}
+
+// Offers tells whether the panel offers a language code.
+func (p *Panel) Offers(code string) bool {
+	for _, l := range p.Languages {
+		if l.Code == code {
+			return true
+		}
+	}
+	return false
+}
+
+// Member is the signed-in participant of a request.
+type Member struct {
+	ParticipantID   string // ppUuid
+	AccountHolderID string // guid
+	SessionID       string
+	Email           string
+	Username        string
+	LanguageCode    string
+	AcceptedTerms   bool
+	EmailValidated  bool
+	Status          string
+	Token           string // the raw pp-token of this request
+}
+
+type localKey int
+
+const (
+	panelKey localKey = iota
+	memberKey
+	localeKey
+	csrfKey
+	flashKey
+)
+
+// SetPanel is called by the tenancy middleware.
+func SetPanel(c fiber.Ctx, p *Panel) { c.Locals(panelKey, p) }
+
+// PanelOf returns the request's panel, or nil before tenancy resolved one.
+func PanelOf(c fiber.Ctx) *Panel {
+	p, _ := c.Locals(panelKey).(*Panel)
+	return p
+}
+
+// SetMember is called by the session middleware of the accounts module.
+func SetMember(c fiber.Ctx, m *Member) { c.Locals(memberKey, m) }
+
+// MemberOf returns the signed-in member, or nil for a visitor.
+func MemberOf(c fiber.Ctx) *Member {
+	m, _ := c.Locals(memberKey).(*Member)
+	return m
+}
+
+// LocaleOf returns the language code chosen for the request ("en" before the locale middleware).
+func LocaleOf(c fiber.Ctx) string {
+	if l, ok := c.Locals(localeKey).(string); ok && l != "" {
+		return l
+	}
+	return "en"
+}
+
+func setLocale(c fiber.Ctx, lang string) { c.Locals(localeKey, lang) }
+
+// AddFlash queues a toast for the page rendered by this request.
+func AddFlash(c fiber.Ctx, kind, message string) {
+	f, _ := c.Locals(flashKey).([][2]string)
+	c.Locals(flashKey, append(f, [2]string{kind, message}))
+}
+
+func flashes(c fiber.Ctx) [][2]string {
+	f, _ := c.Locals(flashKey).([][2]string)
+	return f
+}

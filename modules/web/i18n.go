@@ -1,0 +1,126 @@
+package web
+
+import (
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"path"
+	"strings"
+	"sync"
+
+	"github.com/nicksnyder/go-i18n/v2/i18n"
+	"golang.org/x/text/language"
+	"gopkg.in/yaml.v3"
+)
+
+// SupportedLanguage is the spec's supported language entity.
+type SupportedLanguage struct {
+	Code         string `json:"code"`
+	Name         string `json:"name"`
+	FallbackCode string `json:"fallback_code"`
+}
+
+// Supported lists the languages Canvass ships translations for, with CLDR plural rules.
+var Supported = []SupportedLanguage{
+	{Code: "en", Name: "English", FallbackCode: "en"},
+	{Code: "es", Name: "Español", FallbackCode: "en"},
+	{Code: "ru", Name: "Русский", FallbackCode: "en"},
+	{Code: "zh", Name: "中文", FallbackCode: "en"},
+}
+
+// LanguageName returns the native name of a supported language code, or the code itself.
+func LanguageName(code string) string {
+	for _, l := range Supported {
+		if l.Code == code {
+			return l.Name
+		}
+	}
+	return code
+}
+
+// Locales is the go-i18n bundle of every message file under locales/.
+type Locales struct {
+	bundle     *i18n.Bundle
+	log        *slog.Logger
+	localizers sync.Map // lang -> *i18n.Localizer
+	missing    sync.Map // lang+id -> struct{}: each missing key is logged once
+}
+
+// NewLocales loads every *.yaml message file of fsys (one per language, e.g. es.yaml).
+func NewLocales(fsys fs.FS, log *slog.Logger) (*Locales, error) {
+	b := i18n.NewBundle(language.English)
+	b.RegisterUnmarshalFunc("yaml", yaml.Unmarshal)
+	names, err := fs.Glob(fsys, "*.yaml")
+	if err != nil {
+		return nil, fmt.Errorf("list locales: %w", err)
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("load locales: no *.yaml message files")
+	}
+	for _, name := range names {
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, fmt.Errorf("read locale %s: %w", name, err)
+		}
+		if _, err := b.ParseMessageFileBytes(data, path.Base(name)); err != nil {
+			return nil, fmt.Errorf("parse locale %s: %w", name, err)
+		}
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Locales{bundle: b, log: log}, nil
+}
+
+func (l *Locales) localizer(lang string) *i18n.Localizer {
+	if v, ok := l.localizers.Load(lang); ok {
+		return v.(*i18n.Localizer)
+	}
+	loc := i18n.NewLocalizer(l.bundle, lang, "en")
+	l.localizers.Store(lang, loc)
+	return loc
+}
+
+// Translate returns the message in lang, falling back to English and then to the id itself.
+// count, when not nil, selects the CLDR plural form.
+func (l *Locales) Translate(lang, id string, data map[string]any, count any) string {
+	cfg := &i18n.LocalizeConfig{MessageID: id, TemplateData: data, PluralCount: count}
+	s, tag, err := l.localizer(lang).LocalizeWithTag(cfg)
+	if err != nil || (tag.String() != lang && !strings.HasPrefix(tag.String(), lang)) {
+		if _, seen := l.missing.LoadOrStore(lang+"\x00"+id, struct{}{}); !seen {
+			l.log.Warn("missing translation", "lang", lang, "id", id)
+		}
+	}
+	if s == "" {
+		return id
+	}
+	return s
+}
+
+// Has tells whether lang has its own message for id (used by tests of completeness).
+func (l *Locales) Has(lang, id string) bool {
+	_, tag, err := l.localizer(lang).LocalizeWithTag(&i18n.LocalizeConfig{MessageID: id, PluralCount: 1})
+	return err == nil && tag.String() == lang
+}
+
+// Tr is a translator bound to one language.
+func (l *Locales) Tr(lang string) func(id string, data map[string]any, count any) string {
+	return func(id string, data map[string]any, count any) string { return l.Translate(lang, id, data, count) }
+}
+
+// MessageIDs lists every id in a language's message file, for completeness checks.
+func MessageIDs(fsys fs.FS, lang string) ([]string, error) {
+	data, err := fs.ReadFile(fsys, lang+".yaml")
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := yaml.Unmarshal(data, &m); err != nil {
+		return nil, err
+	}
+	ids := make([]string, 0, len(m))
+	for k := range m {
+		ids = append(ids, k)
+	}
+	return ids, nil
+}

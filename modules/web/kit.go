@@ -1,0 +1,185 @@
+package web
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"io/fs"
+	"log/slog"
+	"sort"
+	"strings"
+
+	"github.com/a-h/templ"
+	"github.com/canvass/canvass/static"
+	"github.com/canvass/canvass/views"
+	"github.com/gofiber/fiber/v3"
+)
+
+// Kit is the shared machinery handed to every module: rendering, translations, cookies,
+// CSRF and the error handler. It is built once in app wiring.
+type Kit struct {
+	Env     string
+	Log     *slog.Logger
+	Locales *Locales
+	Assets  *static.Assets
+	secret  []byte
+	cssURL  string
+
+	nav        []NavEntry
+	pageHooks  []func(c fiber.Ctx, p *views.Page)
+	langSwitch func(c fiber.Ctx, code string) error
+}
+
+// NavEntry is a section of the home navigation that a module contributes.
+type NavEntry struct {
+	Href    string
+	Icon    string // spec icon names: home, rewards, referrals, transactions, logout, settings, offers, ...
+	LabelID string
+	Order   int
+}
+
+// NewKit builds the kit. secret signs CSRF tokens and other signed values.
+func NewKit(env string, secret string, log *slog.Logger, locales *Locales, assets *static.Assets) *Kit {
+	k := &Kit{Env: env, Log: log, Locales: locales, Assets: assets, secret: []byte(secret), cssURL: "/static/css/app.css"}
+	if css, err := fs.ReadFile(static.FS, "css/app.css"); err == nil {
+		sum := sha256.Sum256(css)
+		k.cssURL += "?v=" + hex.EncodeToString(sum[:6])
+	}
+	return k
+}
+
+// Secret returns a key derived from the configured secret for one purpose.
+func (k *Kit) Secret(purpose string) []byte {
+	sum := sha256.Sum256(append([]byte(purpose+"\x00"), k.secret...))
+	return sum[:]
+}
+
+// AddNav registers a navigation section.
+func (k *Kit) AddNav(e NavEntry) {
+	k.nav = append(k.nav, e)
+	sort.SliceStable(k.nav, func(i, j int) bool { return k.nav[i].Order < k.nav[j].Order })
+}
+
+// OnPage registers a hook that adds to every page (the wallet fills the balance slot).
+func (k *Kit) OnPage(fn func(c fiber.Ctx, p *views.Page)) { k.pageHooks = append(k.pageHooks, fn) }
+
+// OnLanguageSwitch registers what happens when a member switches language with ?lang=.
+func (k *Kit) OnLanguageSwitch(fn func(c fiber.Ctx, code string) error) { k.langSwitch = fn }
+
+// Tr returns the translator of the request's language.
+func (k *Kit) Tr(c fiber.Ctx) func(string, map[string]any, any) string {
+	return k.Locales.Tr(LocaleOf(c))
+}
+
+// T translates one message id in the request's language.
+func (k *Kit) T(c fiber.Ctx, id string, data map[string]any) string {
+	return k.Locales.Translate(LocaleOf(c), id, data, nil)
+}
+
+type islandsKey struct{}
+
+// UseIsland marks an island as present on the page so its chunk is preloaded.
+func UseIsland(c fiber.Ctx, name string) {
+	list, _ := c.Locals(islandsKey{}).([]string)
+	c.Locals(islandsKey{}, append(list, name))
+}
+
+// Page builds what every template reads about the request.
+func (k *Kit) Page(c fiber.Ctx) *views.Page {
+	lang := LocaleOf(c)
+	p := &views.Page{
+		AppName:    "the app",
+		Lang:       lang,
+		Path:       c.Path(),
+		CurrentURL: string(c.Request().URI().RequestURI()),
+		CSRFToken:  CSRFToken(c),
+		Translate:  k.Locales.Tr(lang),
+		RequestID:  c.RequestID(),
+		FaviconURL: "/static/img/favicon.svg",
+		FontFamily: "'Open Sans', sans-serif",
+		Styles:     []string{k.cssURL},
+	}
+	if k.Env != "production" {
+		p.EnvSuffix = " - " + k.Env
+	}
+	member := MemberOf(c)
+	if panel := PanelOf(c); panel != nil {
+		// The spec's order: app_settings.web_app_name, the profile's platformName, "the app".
+		switch {
+		case panel.WebAppName != "":
+			p.AppName = panel.WebAppName
+		case member != nil && panel.Name != "":
+			p.AppName = panel.Name
+		}
+		p.ThemeCSS = panel.ThemeCSS
+		p.FontURL = panel.FontURL
+		if panel.FontFamily != "" {
+			p.FontFamily = panel.FontFamily
+		}
+		p.LogoURL = panel.LogoURL
+		if panel.FaviconURL != "" {
+			p.FaviconURL = panel.FaviconURL
+		}
+		p.AnalyticsID = panel.AnalyticsID
+		for _, l := range panel.Languages {
+			p.Languages = append(p.Languages, views.Language{Code: l.Code, Name: l.Name, IsDefault: l.IsDefault})
+		}
+	}
+	if member != nil {
+		p.Member = &views.Member{Email: member.Email, Username: member.Username}
+		for _, e := range k.nav {
+			active := c.Path() == e.Href || (e.Href != "/" && len(c.Path()) > len(e.Href) && c.Path()[:len(e.Href)+1] == e.Href+"/")
+			p.Nav = append(p.Nav, views.NavItem{Href: e.Href, Icon: e.Icon, Label: p.Translate(e.LabelID, nil, nil), Active: active})
+		}
+	}
+	if k.Assets != nil {
+		islands, _ := c.Locals(islandsKey{}).([]string)
+		tags := k.Assets.Head(islands...)
+		p.Scripts, p.Preloads = tags.Scripts, tags.Preloads
+		p.Styles = append(p.Styles, tags.Styles...)
+	}
+	if f := c.Cookies(flashCookie); f != "" {
+		kind, id, _ := strings.Cut(f, "|")
+		if strings.HasPrefix(id, "flash.") && (kind == "success" || kind == "info" || kind == "error") {
+			p.Flash = append(p.Flash, views.Flash{Type: kind, Message: p.Translate(id, nil, nil)})
+		}
+		k.ClearCookie(c, flashCookie)
+	}
+	for _, f := range flashes(c) {
+		p.Flash = append(p.Flash, views.Flash{Type: f[0], Message: f[1]})
+	}
+	for _, hook := range k.pageHooks {
+		hook(c, p)
+	}
+	return p
+}
+
+// Render writes a templ component as the HTML response. A component that fails while
+// rendering becomes the "Unexpected Application Error!" page, never half a page.
+func (k *Kit) Render(c fiber.Ctx, status int, comp templ.Component) error {
+	return k.RenderPage(c, k.Page(c), status, comp)
+}
+
+// RenderPage renders with a page the caller adjusted (title, embedded chrome).
+func (k *Kit) RenderPage(c fiber.Ctx, page *views.Page, status int, comp templ.Component) error {
+	ctx := templ.WithNonce(views.WithPage(c.Context(), page), Nonce(c))
+	var buf bytes.Buffer
+	if err := comp.Render(ctx, &buf); err != nil {
+		return &Error{Status: fiber.StatusInternalServerError, Err: err, unexpected: true}
+	}
+	c.Status(status)
+	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return c.Send(buf.Bytes())
+}
+
+const flashCookie = "flash"
+
+// FlashNext shows a toast on the next page this browser renders (after a redirect).
+// id must be a message id starting with "flash.".
+func (k *Kit) FlashNext(c fiber.Ctx, kind, id string) {
+	k.SetCookie(c, &fiber.Cookie{Name: flashCookie, Value: kind + "|" + id, MaxAge: 60})
+}
+
+// IsHTMX tells whether the request is an htmx partial swap.
+func IsHTMX(c fiber.Ctx) bool { return c.Get("HX-Request") == "true" }

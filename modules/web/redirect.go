@@ -1,0 +1,56 @@
+package web
+
+import (
+	"net/url"
+	"strings"
+
+	"github.com/gofiber/fiber/v3"
+)
+
+// SafeRedirect returns target when it is safe to send a member to: a path on this site, an
+// absolute address on this origin, or an https address on one of the panel's own domains.
+// Anything else (another site, protocol-relative, javascript:) gives "".
+func SafeRedirect(c fiber.Ctx, target string) string {
+	target = strings.TrimSpace(target)
+	if target == "" || len(target) > 2048 || strings.ContainsAny(target, "\r\n\t\\") {
+		return ""
+	}
+	if strings.HasPrefix(target, "/") {
+		if strings.HasPrefix(target, "//") {
+			return ""
+		}
+		return target
+	}
+	u, err := url.Parse(target)
+	if err != nil || u.Host == "" || u.User != nil {
+		return ""
+	}
+	host := strings.ToLower(u.Hostname())
+	if (u.Scheme == "http" || u.Scheme == "https") && u.Scheme == c.Scheme() && strings.EqualFold(u.Host, c.Host()) {
+		return target
+	}
+	if u.Scheme != "https" {
+		return ""
+	}
+	if p := PanelOf(c); p != nil {
+		for _, h := range p.Hosts {
+			if h == host {
+				return target
+			}
+		}
+	}
+	return ""
+}
+
+// LocalPath reduces a safe same-origin target to its path and query, for redirects after login.
+func LocalPath(c fiber.Ctx, target string) string {
+	t := SafeRedirect(c, target)
+	if t == "" || strings.HasPrefix(t, "/") {
+		return t
+	}
+	u, _ := url.Parse(t)
+	if strings.EqualFold(u.Host, c.Host()) {
+		return u.RequestURI()
+	}
+	return t
+}

@@ -1,0 +1,114 @@
+package web
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v3"
+)
+
+type nonceKey struct{}
+type framingKey struct{}
+
+// Nonce is the per-request CSP nonce for inline <style> and <script> elements.
+func Nonce(c fiber.Ctx) string {
+	n, _ := c.Locals(nonceKey{}).(string)
+	return n
+}
+
+// AllowFraming lets the listed origins embed this response (widgets, embed iframes);
+// by default only our own origin may frame a page.
+func AllowFraming(c fiber.Ctx, origins ...string) { c.Locals(framingKey{}, origins) }
+
+// SecurityHeaders sets CSP (object-src 'none', base-uri 'none', frame-ancestors 'self' unless
+// a handler allowed framing), nosniff, a Referrer-Policy and, in production, HSTS.
+func (k *Kit) SecurityHeaders() fiber.Handler {
+	return func(c fiber.Ctx) error {
+		b := make([]byte, 16)
+		_, _ = rand.Read(b)
+		nonce := base64.RawStdEncoding.EncodeToString(b)
+		c.Locals(nonceKey{}, nonce)
+		err := c.Next()
+		h := &c.Response().Header
+		styleSrc := "'self' 'nonce-" + nonce + "'"
+		if p := PanelOf(c); p != nil && p.FontURL != "" {
+			if u, perr := url.Parse(p.FontURL); perr == nil && u.Scheme == "https" && u.Host != "" {
+				styleSrc += " https://" + u.Host
+			}
+		}
+		frame := "'self'"
+		if origins, ok := c.Locals(framingKey{}).([]string); ok {
+			frame = strings.Join(append([]string{"'self'"}, origins...), " ")
+		} else {
+			h.Set("X-Frame-Options", "SAMEORIGIN")
+		}
+		h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self' 'nonce-"+nonce+"'; style-src "+styleSrc+
+			"; img-src 'self' https: data:; font-src 'self' https: data:; connect-src 'self'; form-action 'self'; frame-ancestors "+frame+
+			"; object-src 'none'; base-uri 'none'")
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+		if k.Env == "production" {
+			h.Set("Strict-Transport-Security", "max-age=63072000; includeSubDomains")
+		}
+		return err
+	}
+}
+
+// AccessLog writes one line per request with its request id, status and duration.
+func (k *Kit) AccessLog() fiber.Handler {
+	return func(c fiber.Ctx) error {
+		start := time.Now()
+		err := c.Next()
+		status := c.Response().StatusCode()
+		if err != nil {
+			status = AsError(err).Status
+		}
+		level := slog.LevelInfo
+		if status >= 500 {
+			level = slog.LevelError
+		}
+		k.Log.Log(c.Context(), level, "request", "request_id", c.RequestID(), "method", c.Method(),
+			"host", c.Hostname(), "path", c.Path(), "status", status, "took", time.Since(start).Round(time.Microsecond))
+		return err
+	}
+}
+
+// SetCookie sets a first-party cookie: HttpOnly unless it is the CSRF cookie that scripts read,
+// Secure over HTTPS and in production, SameSite=Lax unless the caller chose otherwise.
+func (k *Kit) SetCookie(c fiber.Ctx, ck *fiber.Cookie) {
+	if ck.Path == "" {
+		ck.Path = "/"
+	}
+	if ck.SameSite == "" {
+		ck.SameSite = fiber.CookieSameSiteLaxMode
+	}
+	ck.HTTPOnly = ck.Name != CSRFCookie
+	ck.Secure = ck.Secure || k.Env == "production" || c.Protocol() == "https"
+	if ck.SameSite == fiber.CookieSameSiteNoneMode {
+		ck.Secure = true
+	}
+	c.Cookie(ck)
+}
+
+// ClearCookie expires a cookie set by SetCookie.
+func (k *Kit) ClearCookie(c fiber.Ctx, name string) {
+	k.SetCookie(c, &fiber.Cookie{Name: name, Value: "", Path: "/", Expires: time.Unix(0, 0), MaxAge: -1})
+}
+
+// Recover turns a panic in a handler into the "Unexpected Application Error!" page (or a 500
+// JSON error for APIs) instead of a dropped connection.
+func (k *Kit) Recover() fiber.Handler {
+	return func(c fiber.Ctx) (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				err = &Error{Status: fiber.StatusInternalServerError, Err: fmt.Errorf("panic: %v", r), unexpected: true}
+			}
+		}()
+		return c.Next()
+	}
+}

@@ -1,0 +1,132 @@
+// Package views holds the templ layouts, components and pages. It imports nothing from modules/:
+// modules build the props and the Page, views only render them.
+package views
+
+import (
+	"context"
+	"strings"
+)
+
+// Page is what every template may read about the request: who, where, in which language and
+// theme. modules/web fills it; templates reach it through P(ctx).
+type Page struct {
+	AppName     string
+	Title       string // the document title suffix rule (" - <env>") is already applied
+	EnvSuffix   string // " - staging" outside production, empty in production
+	Lang        string
+	Languages   []Language
+	Path        string
+	CurrentURL  string // path and query, for language links
+	ThemeCSS    string // ":root{--color-primary:...}" from the panel theme
+	FontURL     string
+	FontFamily  string
+	LogoURL     string
+	FaviconURL  string
+	CSRFToken   string
+	Member      *Member
+	Balance     string // formatted balance for the header slot; empty hides the slot
+	Scripts     []string
+	Preloads    []string
+	Styles      []string
+	Flash       []Flash
+	Translate   func(id string, data map[string]any, count any) string
+	Nav         []NavItem
+	Embedded    bool // rendered inside an iframe (widgets, embed): no navigation chrome
+	RequestID   string
+	AnalyticsID string
+}
+
+// Language is one language the panel offers.
+type Language struct {
+	Code      string
+	Name      string
+	IsDefault bool
+}
+
+// Member is the signed-in participant as the layout shows them.
+type Member struct {
+	Email    string
+	Username string
+}
+
+// Flash is a server message shown as a toast when the page loads.
+type Flash struct {
+	Type    string // success, error, info
+	Message string
+}
+
+// NavItem is one section of the home navigation.
+type NavItem struct {
+	Href   string
+	Icon   string
+	Label  string
+	Active bool
+}
+
+type pageKey struct{}
+
+// WithPage puts the page on the context that templ passes to every component.
+func WithPage(ctx context.Context, p *Page) context.Context {
+	return context.WithValue(ctx, pageKey{}, p)
+}
+
+// P returns the request's page; a bare page (English, keys as text) when none was set,
+// so components render in isolation (tests, previews).
+func P(ctx context.Context) *Page {
+	if p, ok := ctx.Value(pageKey{}).(*Page); ok && p != nil {
+		return p
+	}
+	return &Page{Lang: "en", AppName: "the app"}
+}
+
+// T translates a message id in the request's language.
+func T(ctx context.Context, id string) string { return Tf(ctx, id, nil) }
+
+// Tf translates a message id with template data.
+func Tf(ctx context.Context, id string, data map[string]any) string {
+	p := P(ctx)
+	if p.Translate == nil {
+		return id
+	}
+	return p.Translate(id, data, nil)
+}
+
+// Tn translates a message id with a plural count (CLDR rules of the language).
+func Tn(ctx context.Context, id string, count int, data map[string]any) string {
+	p := P(ctx)
+	if p.Translate == nil {
+		return id
+	}
+	if data == nil {
+		data = map[string]any{}
+	}
+	data["Count"] = count
+	return p.Translate(id, data, count)
+}
+
+// DocumentTitle joins a page title with the app name and environment suffix.
+func DocumentTitle(ctx context.Context, title string) string {
+	p := P(ctx)
+	parts := []string{}
+	if title != "" {
+		parts = append(parts, title)
+	}
+	if p.AppName != "" {
+		parts = append(parts, p.AppName)
+	}
+	return strings.Join(parts, " · ") + p.EnvSuffix
+}
+
+// LangURL is the current address with ?lang=CODE, the spec's language switch.
+func LangURL(ctx context.Context, code string) string {
+	p := P(ctx)
+	u := p.CurrentURL
+	if u == "" {
+		u = "/"
+	}
+	sep := "?"
+	if strings.Contains(u, "?") {
+		sep = "&"
+	}
+	return u + sep + "lang=" + code
+}
