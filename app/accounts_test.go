@@ -71,16 +71,6 @@ func TestJoinRefusesBadInputWithInlineErrorsAndCreatesNothing(t *testing.T) {
 	})
 }
 
-func TestJoiningNorthwindNeedsTheTermsAccepted(t *testing.T) {
-	eachDialect(t, func(t *testing.T, e *env) {
-		c := e.client("northwind.localhost")
-		c.get("/join")
-		res := c.postForm("/join", url.Values{"email": {"nw@demo.test"}, "password": {"a-good-password"}})
-		assert.Equal(t, http.StatusBadRequest, res.StatusCode)
-		assert.Contains(t, res.Body, "Please accept the terms and conditions")
-	})
-}
-
 func TestRegisterAndLoginAPIsFollowTheContract(t *testing.T) {
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.client("localhost")

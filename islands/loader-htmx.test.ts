@@ -46,5 +46,7 @@ describe('loader with htmx', () => {
     const saved = document.getElementById('i-Cy')!.getAttribute('data-island-html')!
     expect(saved).toContain('class="fallback"')
     expect(saved).toContain('{"name":"Cy"}')
+    await Promise.resolve()
+    expect(document.getElementById('i-Cy')!.hasAttribute('data-island-html')).toBe(false)
   })
 })

@@ -190,11 +190,17 @@ export function unmountIsland(el: HTMLElement): void {
   }
 }
 
-/** Stores each mounted island's server HTML on it so an htmx history snapshot can be re-mounted. */
+/**
+ * Puts each mounted island's server HTML on it for the htmx history snapshot that is taken right
+ * after this event (synchronously), so a restored page can be re-mounted; removed again after.
+ */
 function beforeHistorySave(): void {
   document.querySelectorAll<HTMLElement>(SELECTOR).forEach((el) => {
     const st = states.get(el)
-    if (st?.status === 'mounted') el.setAttribute(SAVED_ATTR, st.html)
+    if (st?.status === 'mounted') {
+      el.setAttribute(SAVED_ATTR, st.html)
+      queueMicrotask(() => el.removeAttribute(SAVED_ATTR))
+    }
   })
 }
 

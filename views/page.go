@@ -34,6 +34,8 @@ type Page struct {
 	Embedded    bool // rendered inside an iframe (widgets, embed): no navigation chrome
 	RequestID   string
 	AnalyticsID string
+	// ClientMessages are the translations scripts need (toasts, islands), embedded as #i18n.
+	ClientMessages map[string]string
 }
 
 // Language is one language the panel offers.

@@ -55,7 +55,7 @@ func (m *Module) signedIn(c fiber.Ctx, issued *Issued, redirect string) error {
 
 func (m *Module) joinPage(c fiber.Ctx) error {
 	return m.kit.Render(c, fiber.StatusOK, views.Join(views.FormProps{
-		Redirect: web.LocalPath(c, c.Query("redirect")), InviteID: c.Params("inviteId"), TermsNeeded: web.PanelOf(c).TermsRequired,
+		Redirect: web.LocalPath(c, c.Query("redirect")), InviteID: c.Params("inviteId"),
 	}))
 }
 
@@ -63,11 +63,11 @@ func (m *Module) joinSubmit(c fiber.Ctx) error {
 	panel := web.PanelOf(c)
 	in := RegisterInput{
 		Email: c.FormValue("email"), Password: c.FormValue("password"), FirstName: c.FormValue("firstName"),
-		AcceptTerms: c.FormValue("acceptedTermsConditions") == "true", InviteID: c.Params("inviteId"),
+		InviteID: c.Params("inviteId"),
 	}
 	props := views.FormProps{
-		Values:   map[string]string{"email": in.Email, "firstName": in.FirstName, "acceptedTermsConditions": c.FormValue("acceptedTermsConditions")},
-		Redirect: web.LocalPath(c, c.FormValue("redirect")), InviteID: in.InviteID, TermsNeeded: panel.TermsRequired,
+		Values:   map[string]string{"email": in.Email, "firstName": in.FirstName},
+		Redirect: web.LocalPath(c, c.FormValue("redirect")), InviteID: in.InviteID,
 	}
 	issued, err := m.svc.Register(c.Context(), panel, in, web.LocaleOf(c), client(c))
 	if err != nil {

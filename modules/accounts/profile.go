@@ -141,4 +141,3 @@ func (s *Service) MarkWelcomeCompleted(ctx context.Context, participantID string
 	md["welcomeCampaignCompleted"] = true
 	return s.store.SetMetadata(ctx, participantID, md)
 }
-

@@ -132,13 +132,6 @@ func (s *Service) Register(ctx context.Context, panel *web.Panel, in RegisterInp
 	verr = checkText(verr, "username", in.Username, maxUsernameLength)
 	verr = checkText(verr, "firstName", in.FirstName, maxNameLength)
 	verr = checkText(verr, "lastName", in.LastName, maxNameLength)
-	if panel.TermsRequired && !in.AcceptTerms {
-		if verr == nil {
-			verr = web.Invalid("acceptedTermsConditions", "error.terms_required", nil)
-		} else {
-			verr.Also("acceptedTermsConditions", "error.terms_required", nil)
-		}
-	}
 	if verr != nil {
 		return nil, verr
 	}

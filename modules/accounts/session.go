@@ -45,6 +45,8 @@ func (m *Module) Session() fiber.Handler {
 			case err == nil:
 				member = mem
 			case errors.Is(err, ErrNotFound):
+			case web.WorksWithoutDatabase(c.Path()):
+				return c.Next()
 			default:
 				return err
 			}

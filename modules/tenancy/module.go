@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/canvass/canvass/modules/web"
 	"github.com/gofiber/fiber/v3"
@@ -63,11 +62,6 @@ func isSupportedLanguage(code string) bool {
 	return false
 }
 
-// optional paths work without a panel: health checks, static files, the maintenance page.
-func optional(path string) bool {
-	return path == "/healthz" || path == "/readyz" || path == "/maintenance" || strings.HasPrefix(path, "/static/") || path == "/favicon.ico"
-}
-
 // Middleware puts the request's panel on it; an unknown host answers 404 'Unrecognized domain: <host>'.
 // Panel-instance paths (/api/v1|v2/{code}/...) must name the panel's own instance code.
 func (m *Module) Middleware() fiber.Handler {
@@ -75,7 +69,7 @@ func (m *Module) Middleware() fiber.Handler {
 		host := NormalizeHost(c.Host())
 		panel, _, err := m.resolver.ByHost(c.Context(), host)
 		if err != nil {
-			if optional(c.Path()) {
+			if web.WorksWithoutDatabase(c.Path()) {
 				return c.Next()
 			}
 			if errors.Is(err, ErrUnknownDomain) {

@@ -197,3 +197,9 @@ func AsError(err error) *Error {
 	}
 	return Internal(err)
 }
+
+// WorksWithoutDatabase names the paths that must answer while the database is down:
+// health checks, static files and the maintenance page.
+func WorksWithoutDatabase(path string) bool {
+	return path == "/healthz" || path == "/readyz" || path == "/maintenance" || strings.HasPrefix(path, "/static/") || path == "/favicon.ico"
+}

@@ -26,6 +26,7 @@ type Kit struct {
 	cssURL  string
 
 	nav        []NavEntry
+	clientIDs  []string
 	pageHooks  []func(c fiber.Ctx, p *views.Page)
 	langSwitch func(c fiber.Ctx, code string) error
 }
@@ -40,7 +41,7 @@ type NavEntry struct {
 
 // NewKit builds the kit. secret signs CSRF tokens and other signed values.
 func NewKit(env string, secret string, log *slog.Logger, locales *Locales, assets *static.Assets) *Kit {
-	k := &Kit{Env: env, Log: log, Locales: locales, Assets: assets, secret: []byte(secret), cssURL: "/static/css/app.css"}
+	k := &Kit{Env: env, Log: log, Locales: locales, Assets: assets, secret: []byte(secret), cssURL: "/static/css/app.css", clientIDs: []string{"toast.close"}}
 	if css, err := fs.ReadFile(static.FS, "css/app.css"); err == nil {
 		sum := sha256.Sum256(css)
 		k.cssURL += "?v=" + hex.EncodeToString(sum[:6])
@@ -59,6 +60,9 @@ func (k *Kit) AddNav(e NavEntry) {
 	k.nav = append(k.nav, e)
 	sort.SliceStable(k.nav, func(i, j int) bool { return k.nav[i].Order < k.nav[j].Order })
 }
+
+// ClientMessages adds message ids that scripts on every page need (islands add their own).
+func (k *Kit) ClientMessages(ids ...string) { k.clientIDs = append(k.clientIDs, ids...) }
 
 // OnPage registers a hook that adds to every page (the wallet fills the balance slot).
 func (k *Kit) OnPage(fn func(c fiber.Ctx, p *views.Page)) { k.pageHooks = append(k.pageHooks, fn) }
@@ -137,6 +141,12 @@ func (k *Kit) Page(c fiber.Ctx) *views.Page {
 		tags := k.Assets.Head(islands...)
 		p.Scripts, p.Preloads = tags.Scripts, tags.Preloads
 		p.Styles = append(p.Styles, tags.Styles...)
+		if len(p.Scripts) > 0 {
+			p.ClientMessages = map[string]string{}
+			for _, id := range k.clientIDs {
+				p.ClientMessages[id] = p.Translate(id, nil, nil)
+			}
+		}
 	}
 	if f := c.Cookies(flashCookie); f != "" {
 		kind, id, _ := strings.Cut(f, "|")

@@ -1,0 +1,215 @@
+package main
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/canvass/canvass/modules/mailer/mailertest"
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/launcher"
+	"github.com/gofiber/fiber/v3"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// chromiumPath is Debian's system Chromium; the tests never download a browser.
+const chromiumPath = "/usr/bin/chromium"
+
+// browserEnv is a real server on a loopback port driven by headless Chromium.
+type browserEnv struct {
+	*env
+	browser *rod.Browser
+	port    int
+}
+
+func newBrowserEnv(t *testing.T) *browserEnv {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("browser tests are skipped in -short mode")
+	}
+	if _, err := os.Stat(chromiumPath); err != nil {
+		if os.Getenv("CANVASS_REQUIRE_BROWSER") == "1" {
+			t.Fatalf("CANVASS_REQUIRE_BROWSER=1 but %s is missing", chromiumPath)
+		}
+		t.Skipf("%s is not installed (apt-get install chromium)", chromiumPath)
+	}
+	e := newEnv(t, "sqlite")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	go func() { _ = e.app.Fiber.Listener(ln, fiber.ListenConfig{DisableStartupMessage: true}) }()
+	t.Cleanup(func() { _ = e.app.Fiber.Shutdown() })
+
+	l := launcher.New().Bin(chromiumPath).Headless(true).NoSandbox(true).Leakless(false).
+		UserDataDir(t.TempDir()).
+		Set("disable-gpu").Set("disable-background-networking").Set("disable-component-update").
+		Set("disable-sync").Set("no-first-run")
+	controlURL, err := l.Launch()
+	require.NoError(t, err)
+	t.Cleanup(l.Kill)
+	browser := rod.New().ControlURL(controlURL)
+	require.NoError(t, browser.Connect())
+	t.Cleanup(func() { _ = browser.Close() })
+	return &browserEnv{env: e, browser: browser, port: ln.Addr().(*net.TCPAddr).Port}
+}
+
+// url is an address on one of the demo hosts (Chromium resolves *.localhost to loopback).
+func (b *browserEnv) url(host, path string) string {
+	return fmt.Sprintf("http://%s:%d%s", host, b.port, path)
+}
+
+// page opens a fresh incognito page (its own cookies) at the address.
+func (b *browserEnv) page(t *testing.T, address string) *rod.Page {
+	t.Helper()
+	incognito, err := b.browser.Incognito()
+	require.NoError(t, err)
+	p, err := incognito.Page(rodTarget(address))
+	require.NoError(t, err)
+	p = p.Timeout(30 * time.Second)
+	p.MustWaitLoad()
+	return p
+}
+
+// submit clicks a button and waits for the page it leads to.
+func submit(p *rod.Page, selector string) {
+	wait := p.MustWaitNavigation()
+	p.MustElement(selector).MustClick()
+	wait()
+	p.MustWaitLoad()
+}
+
+func fill(p *rod.Page, fields map[string]string) {
+	for sel, v := range fields {
+		p.MustElement(sel).MustSelectAllText().MustInput(v)
+	}
+}
+
+func path(p *rod.Page) string {
+	u, _ := url.Parse(p.MustInfo().URL)
+	return u.RequestURI()
+}
+
+func TestInChromiumANewMemberJoinsAndLandsOnTheFeed(t *testing.T) {
+	b := newBrowserEnv(t)
+	p := b.page(t, b.url("localhost", "/join"))
+	fill(p, map[string]string{"#f-firstName": "Rita", "#f-email": "rita@demo.test", "#f-password": "rita-password-1"})
+	submit(p, "button[type=submit]")
+	assert.Equal(t, "/feed", path(p))
+	assert.Equal(t, "Your surveys · Canvass Demo - development", p.MustInfo().Title)
+	assert.True(t, p.MustHas("nav.nav a[href='/logout']"))
+}
+
+func TestInChromiumAPrivateLinkLeadsThroughLoginAndBack(t *testing.T) {
+	b := newBrowserEnv(t)
+	p := b.page(t, b.url("localhost", "/feed?tab=new"))
+	assert.Equal(t, "/login?redirect=%2Ffeed%3Ftab%3Dnew", path(p))
+	fill(p, map[string]string{"#f-email": DemoEmail, "#f-password": DemoPassword})
+	submit(p, "button[type=submit]")
+	assert.Equal(t, "/feed?tab=new", path(p))
+
+	wait := p.MustWaitNavigation()
+	p.MustElement("a[href='/logout']").MustClick()
+	wait()
+	assert.Equal(t, "/logout", path(p))
+	assert.Contains(t, p.MustElement("h1").MustText(), "logged out")
+	p.MustNavigate(b.url("localhost", "/feed")).MustWaitLoad()
+	assert.Equal(t, "/login?redirect=%2Ffeed", path(p), "the session is over")
+}
+
+func TestInChromiumAWrongPasswordShowsAnErrorAndKeepsTheEmail(t *testing.T) {
+	b := newBrowserEnv(t)
+	p := b.page(t, b.url("localhost", "/login"))
+	fill(p, map[string]string{"#f-email": DemoEmail, "#f-password": "not-the-password"})
+	submit(p, "button[type=submit]")
+	assert.Contains(t, p.MustElement(".form-error").MustText(), "didn't work")
+	assert.Equal(t, DemoEmail, p.MustElement("#f-email").MustProperty("value").String())
+}
+
+func TestInChromiumAForgottenPasswordIsResetThroughTheMailedLink(t *testing.T) {
+	b := newBrowserEnv(t)
+	p := b.page(t, b.url("localhost", "/login"))
+	wait := p.MustWaitNavigation()
+	p.MustElement("a[href='/forgot-password']").MustClick()
+	wait()
+	fill(p, map[string]string{"#f-email": DemoEmail})
+	submit(p, "button[type=submit]")
+	assert.Contains(t, p.MustElement(".notice").MustText(), "reset link is on its way")
+
+	mail := b.smtp.WaitFor(t, DemoEmail, 10*time.Second)
+	link := mailertest.FirstLink(mail.HTML, b.url("localhost", "/reset-password?token="))
+	require.NotEmpty(t, link, mail.HTML)
+	p.MustNavigate(link).MustWaitLoad()
+	fill(p, map[string]string{"#f-password": "fresh-password-9"})
+	submit(p, "button[type=submit]")
+	assert.Equal(t, "/login", path(p))
+	assert.Contains(t, p.MustElement(".toasts .toast--success").MustText(), "Your password has been changed", "the server flash becomes a toast")
+
+	fill(p, map[string]string{"#f-email": DemoEmail, "#f-password": "fresh-password-9"})
+	submit(p, "button[type=submit]")
+	assert.Equal(t, "/feed", path(p))
+
+	p.MustNavigate(link).MustWaitLoad()
+	assert.Equal(t, "/feed", path(p), "a member is sent away from the public-only reset page")
+}
+
+func TestInChromiumLangEsSwitchesTheLanguageAndIsRemoved(t *testing.T) {
+	b := newBrowserEnv(t)
+	p := b.page(t, b.url("localhost", "/login?lang=es"))
+	assert.Equal(t, "/login", path(p))
+	assert.Equal(t, "es", *p.MustElement("html").MustAttribute("lang"))
+	assert.Equal(t, "Iniciar sesión", p.MustElement("h1").MustText())
+	p.MustNavigate(b.url("localhost", "/join")).MustWaitLoad()
+	assert.Equal(t, "Crear tu cuenta", p.MustElement("h1").MustText(), "the choice is remembered")
+}
+
+func TestInChromiumNorthwindShowsItsOwnBrandLanguagesAndTermsGate(t *testing.T) {
+	b := newBrowserEnv(t)
+	p := b.page(t, b.url("northwind.localhost", "/join"))
+	assert.Equal(t, "Create your account · Northwind Rewards - development", p.MustInfo().Title)
+	primary := p.MustEval(`() => getComputedStyle(document.querySelector('.public-head')).backgroundColor`).String()
+	assert.Equal(t, "rgb(31, 58, 95)", primary, "Northwind's primary colour #1F3A5F")
+	cta := p.MustEval(`() => getComputedStyle(document.querySelector('button[type=submit]')).backgroundColor`).String()
+	assert.Equal(t, "rgb(224, 122, 31)", cta, "Northwind's CTA colour #E07A1F")
+	var langs []string
+	for _, el := range p.MustElements(".langs .lang") {
+		langs = append(langs, el.MustText())
+	}
+	assert.Equal(t, []string{"English", "Русский", "中文"}, langs)
+
+	fill(p, map[string]string{"#f-email": "nw-member@demo.test", "#f-password": "northwind-pass-1"})
+	submit(p, "button[type=submit]")
+	assert.Equal(t, "/accept-terms-and-conditions", path(p), "the token and lang are stripped from the gate's address")
+	assert.Equal(t, "Terms and conditions", p.MustElement("h1").MustText())
+	submit(p, "form button[type=submit]")
+	assert.Equal(t, "/validate-email", path(p))
+
+	mail := b.smtp.WaitFor(t, "nw-member@demo.test", 10*time.Second)
+	link := mailertest.FirstLink(mail.Text, b.url("northwind.localhost", "/validate-email/confirm?token="))
+	require.NotEmpty(t, link, mail.Text)
+	p.MustNavigate(link).MustWaitLoad()
+	assert.Equal(t, "/email-validation-done", path(p))
+	wait := p.MustWaitNavigation()
+	p.MustElement("a.button").MustClick()
+	wait()
+	assert.Equal(t, "/feed", path(p))
+}
+
+func TestInChromiumTheErrorPageShowsItsQueryParameters(t *testing.T) {
+	b := newBrowserEnv(t)
+	p := b.page(t, b.url("localhost", "/error?title=Lost&desc=Nothing+here&btn=Go+home"))
+	assert.Equal(t, "Lost", p.MustElement("h1").MustText())
+	assert.Equal(t, "Nothing here", p.MustElement(".error-desc").MustText())
+	btn := p.MustElement("a.button")
+	assert.Equal(t, "Go home", btn.MustText())
+	assert.Equal(t, "/", *btn.MustAttribute("href"))
+	width := p.MustEval(`() => document.querySelector('.sad-face').getBoundingClientRect().width`).Num()
+	assert.LessOrEqual(t, width, 330.0)
+	colour := p.MustEval(`() => getComputedStyle(document.querySelector('.sad-face')).color`).String()
+	assert.Equal(t, "rgb(26, 192, 180)", colour, "the graphic is drawn in the panel's CTA colour")
+
+	p.MustNavigate(b.url("localhost", "/error")).MustWaitLoad()
+	assert.Equal(t, "Oops! An unknown error occurred!", p.MustElement("h1").MustText())
+}

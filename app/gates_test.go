@@ -1,0 +1,86 @@
+package main
+
+import (
+	"net/http"
+	"net/url"
+	"testing"
+	"time"
+
+	"github.com/canvass/canvass/modules/mailer/mailertest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// follow requests target and follows redirects, returning the last response and every hop.
+func (c *client) follow(target string) (*response, []string) {
+	var hops []string
+	res := c.get(target)
+	for i := 0; i < 10 && res.StatusCode >= 300 && res.StatusCode < 400; i++ {
+		loc := res.Header.Get("Location")
+		hops = append(hops, loc)
+		res = c.get(loc)
+	}
+	return res, hops
+}
+
+func TestNorthwindSendsANewMemberThroughTheTermsThenTheEmailGate(t *testing.T) {
+	eachDialect(t, func(t *testing.T, e *env) {
+		c := e.client("northwind.localhost")
+		c.get("/join")
+		joined := c.postForm("/join", url.Values{"email": {"gate@northwind.test"}, "password": {"a-good-password"}})
+		require.Equal(t, http.StatusSeeOther, joined.StatusCode, joined.Body)
+
+		page, hops := c.follow("/feed")
+		require.NotEmpty(t, hops)
+		assert.Regexp(t, `^/accept-terms-and-conditions\?lang=en&token=[0-9a-f-]{36}$`, hops[0], "the gate carries token and lang")
+		assert.Equal(t, "/accept-terms-and-conditions", hops[len(hops)-1])
+		assert.Contains(t, page.Body, "Terms and conditions")
+		assert.Equal(t, http.StatusSeeOther, c.get("/").StatusCode, "every private page is gated")
+
+		accepted := c.postForm("/accept-terms-and-conditions", url.Values{})
+		require.Equal(t, http.StatusSeeOther, accepted.StatusCode, accepted.Body)
+		assert.Regexp(t, `^/validate-email\?lang=en&token=`, accepted.Header.Get("Location"))
+
+		page, _ = c.follow(accepted.Header.Get("Location"))
+		assert.Contains(t, page.Body, "gate@northwind.test")
+		mail := e.smtp.WaitFor(t, "gate@northwind.test", 5*time.Second)
+		assert.Equal(t, "Confirm your email for Northwind Rewards", mail.Subject)
+		link := mailertest.FirstLink(mail.Text, "http://northwind.localhost/validate-email/confirm?token=")
+		require.NotEmpty(t, link, mail.Text)
+
+		u, _ := url.Parse(link)
+		done, hops := c.follow(u.RequestURI())
+		assert.Equal(t, []string{"/email-validation-done"}, hops)
+		assert.Contains(t, done.Body, "Your email is confirmed")
+
+		feed, hops := c.follow("/feed")
+		assert.Empty(t, hops, "both gates are passed")
+		assert.Equal(t, http.StatusOK, feed.StatusCode)
+
+		again := c.get(u.RequestURI())
+		assert.Equal(t, http.StatusBadRequest, again.StatusCode, "a validation link works once")
+	})
+}
+
+func TestTheDemoMemberPassesNoGate(t *testing.T) {
+	eachDialect(t, func(t *testing.T, e *env) {
+		c := e.client("localhost")
+		res := c.login(DemoEmail, DemoPassword)
+		assert.Equal(t, "/feed", res.Header.Get("Location"))
+		feed, hops := c.follow("/feed")
+		assert.Empty(t, hops)
+		assert.Equal(t, http.StatusOK, feed.StatusCode)
+		assert.Contains(t, feed.Body, `href="/logout"`)
+	})
+}
+
+func TestASuspendedMemberGoesToTheSuspendedPage(t *testing.T) {
+	eachDialect(t, func(t *testing.T, e *env) {
+		c := e.client("localhost")
+		c.login(DemoEmail, DemoPassword)
+		require.NoError(t, e.db.Exec("UPDATE account_holders SET status = 'suspended' WHERE email_normalized = ?", DemoEmail).Error)
+		page, hops := c.follow("/feed")
+		assert.Equal(t, []string{"/suspended"}, hops)
+		assert.Contains(t, page.Body, "Your account is suspended")
+	})
+}
