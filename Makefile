@@ -8,7 +8,7 @@ TESTENV := $(if $(RACE),CGO_ENABLED=1,)
 .PHONY: run build islands generate check-generated test test-go test-islands bench clean
 
 node_modules/.installed: package.json package-lock.json
-	$(NPM) ci --no-audit --no-fund
+	$(NPM) install --no-audit --no-fund
 	@touch $@
 
 # Island bundles (not committed) go to static/dist, which the binary embeds.
@@ -41,9 +41,11 @@ test-go:
 	$(GO) vet ./...
 	$(TESTENV) $(GO) test $(RACE) -count=1 -timeout 20m ./...
 
+# Benchmarks, the page-weight budgets and a load run against the real server (64 connections).
 bench: islands
+	$(GO) test -count=1 -run 'TestPagesStayWithinTheirWeightBudgets|TestLoadRun' -v ./app/ | grep -E 'gzip|req/s|^(ok|FAIL|---)'
+	CANVASS_LOAD=1 $(GO) test -count=1 -run TestLoadRun -v ./app/ | grep -E 'req/s|^(ok|FAIL)'
 	$(GO) test -run '^$$' -bench . -benchmem ./...
-	$(GO) run ./app/cmd/pageweight 2>/dev/null || true
 
 clean:
 	rm -rf bin static/dist/assets static/dist/.vite .tmp

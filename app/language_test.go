@@ -81,3 +81,14 @@ func TestPagesAreTranslatedOnEveryTenant(t *testing.T) {
 		}
 	})
 }
+
+func TestTheTranslationsAPIServesTheOfferedLanguages(t *testing.T) {
+	eachDialect(t, func(t *testing.T, e *env) {
+		res := e.client("northwind.localhost").get("/api/v1/translations/load/translation/ru")
+		require.Equal(t, http.StatusOK, res.StatusCode)
+		assert.Contains(t, res.Body, `"join.title":"Создайте аккаунт"`)
+		assert.Equal(t, http.StatusNotFound, e.client("localhost").get("/api/v1/translations/load/translation/ru").StatusCode, "Canvass Demo offers no Russian")
+		add := e.client("localhost").postJSON("/api/v1/translations/add/translation/es", `{"feed.some_key":"Some text"}`)
+		assert.Equal(t, http.StatusNoContent, add.StatusCode)
+	})
+}

@@ -2,4 +2,6 @@ package main
 
 import "github.com/go-rod/rod/lib/proto"
 
-func rodTarget(address string) proto.TargetCreateTarget { return proto.TargetCreateTarget{URL: address} }
+func rodTarget(address string) proto.TargetCreateTarget {
+	return proto.TargetCreateTarget{URL: address}
+}

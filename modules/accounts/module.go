@@ -35,6 +35,7 @@ func New(d Deps) *Module {
 	store := NewStore(d.DB)
 	svc := &Service{store: store, limiter: d.Limiter, mail: d.Mail, mails: &Mails{sender: d.Mail, locales: d.Kit.Locales}, log: d.Log, now: time.Now}
 	m := &Module{kit: d.Kit, svc: svc, baseURL: d.BaseURL}
+	d.Kit.AddNav(web.NavEntry{Href: "/settings", Icon: "settings", LabelID: "nav.settings", Order: 90})
 	d.Kit.OnLanguageSwitch(func(c fiber.Ctx, code string) error {
 		return svc.SetLanguage(c.Context(), web.MemberOf(c), code)
 	})
@@ -74,6 +75,9 @@ func (m *Module) Routes(r fiber.Router) {
 		r.Get(path, private, m.termsPage)
 		r.Post(path, private, m.termsAccept)
 	}
+	r.Get("/settings", private, m.settingsPage)
+	r.Post("/settings", private, m.settingsSave)
+	r.Post("/settings/password", private, m.settingsPassword)
 	r.Get("/validate-email", private, m.validatePage)
 	r.Post("/validate-email", private, m.validateResend)
 
@@ -89,6 +93,7 @@ func (m *Module) Routes(r fiber.Router) {
 	r.Get("/ah/api/v1/user/profile/jwt", api, m.apiProfileJWT)
 	r.Get("/ah/api/v1/user/:id/recaptcha-required", m.apiRecaptchaRequired)
 	r.Get("/ah/api/v1/request-validation-email", api, m.apiRequestValidationEmail)
+	r.Post("/ah/api/v1/change-password", api, m.apiChangePassword)
 	// Panel-instance API.
 	r.Get("/api/v3/user/profile", api, m.apiProfile)
 }

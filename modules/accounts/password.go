@@ -60,6 +60,10 @@ func CheckPassword(hash, password string) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("check password: %w", err)
 	}
+	// A corrupt stored hash must be an error, never a panic or a huge allocation.
+	if t < 1 || p < 1 || m < 8*uint32(p) || m > 1<<20 || len(salt) < 8 || len(want) < 16 {
+		return false, errors.New("check password: argon2id parameters out of range")
+	}
 	got := argon2.IDKey([]byte(password), salt, t, m, p, uint32(len(want)))
 	return subtle.ConstantTimeCompare(got, want) == 1, nil
 }

@@ -66,6 +66,9 @@ func (s *Service) Profile(ctx context.Context, panel *web.Panel, m *web.Member, 
 // editable maps the profile fields a member may change to their columns.
 var editable = map[string]string{"username": "username", "firstName": "first_name", "lastName": "last_name", "languageCode": "language_code"}
 
+// ErrBlankUpdate is the spec's error for a profile save that changes nothing.
+var ErrBlankUpdate = web.Literal(fiber.StatusBadRequest, "saveProfile: blank update attempted")
+
 // SaveProfile applies changed fields. Fields equal to the current value are stripped first;
 // nothing left is the spec's "saveProfile: blank update attempted" error.
 func (s *Service) SaveProfile(ctx context.Context, panel *web.Panel, m *web.Member, body []byte) error {
@@ -113,7 +116,7 @@ func (s *Service) SaveProfile(ctx context.Context, panel *web.Panel, m *web.Memb
 		return verr
 	}
 	if len(changes) == 0 {
-		return web.Literal(fiber.StatusBadRequest, "saveProfile: blank update attempted")
+		return ErrBlankUpdate
 	}
 	return s.store.UpdateHolder(ctx, ah.ID, changes)
 }
@@ -140,4 +143,27 @@ func (s *Service) MarkWelcomeCompleted(ctx context.Context, participantID string
 	}
 	md["welcomeCampaignCompleted"] = true
 	return s.store.SetMetadata(ctx, participantID, md)
+}
+
+// ChangePassword checks the current password, sets the new one and ends the member's other sessions.
+func (s *Service) ChangePassword(ctx context.Context, m *web.Member, oldPassword, newPassword string) error {
+	if perr := checkPassword("newPassword", newPassword); perr != nil {
+		return perr
+	}
+	ah, err := s.store.Holder(ctx, m.AccountHolderID)
+	if err != nil {
+		return err
+	}
+	ok, err := CheckPassword(ah.PasswordHash, oldPassword)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return web.Invalid("oldPassword", "error.old_password_wrong", nil)
+	}
+	hash, err := HashPassword(newPassword)
+	if err != nil {
+		return err
+	}
+	return s.store.SetPassword(ctx, ah.ID, m.ParticipantID, m.SessionID, hash)
 }

@@ -172,3 +172,16 @@ func (s *Store) SpendToken(ctx context.Context, t *AccountToken, now time.Time, 
 		return apply(tx)
 	})
 }
+
+// SetPassword replaces the password hash and ends every session of the participant but one.
+func (s *Store) SetPassword(ctx context.Context, holderID, participantID, keepSessionID, hash string) error {
+	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Model(&AccountHolder{}).Where("id = ?", holderID).Updates(map[string]any{"password_hash": hash, "updated_at": time.Now().UTC()}).Error; err != nil {
+			return fmt.Errorf("set password of %s: %w", holderID, err)
+		}
+		if err := tx.Where("participant_id = ? AND id <> ?", participantID, keepSessionID).Delete(&Session{}).Error; err != nil {
+			return fmt.Errorf("end other sessions of %s: %w", participantID, err)
+		}
+		return nil
+	})
+}

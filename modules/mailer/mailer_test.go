@@ -310,12 +310,14 @@ func TestSMTPSenderFailures(t *testing.T) {
 	}
 }
 
-// closedAddr returns a loopback address on which nothing listens.
+// closedAddr returns a loopback address on which nothing listens. Port 1 (tcpmux) is never
+// served here, and unlike a just-closed ephemeral port it cannot be taken by a parallel test.
 func closedAddr(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	addr := ln.Addr().String()
-	require.NoError(t, ln.Close())
+	const addr = "127.0.0.1:1"
+	if conn, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+		conn.Close()
+		t.Skip("something listens on 127.0.0.1:1")
+	}
 	return addr
 }
 func slogTo(w io.Writer) *slog.Logger { return slog.New(slog.NewTextHandler(w, nil)) }

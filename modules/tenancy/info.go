@@ -1,6 +1,7 @@
 package tenancy
 
 import (
+	"encoding/json"
 	"errors"
 
 	"github.com/canvass/canvass/modules/web"
@@ -127,4 +128,35 @@ func (m *Module) supportedLanguages(c fiber.Ctx) error {
 		}
 	}
 	return c.JSON(out)
+}
+
+// GET /api/v1/translations/load/{ns}/{lng}: every message of a language the panel offers,
+// as a flat object (one namespace, "translation", holds them all).
+func (m *Module) loadTranslations(c fiber.Ctx) error {
+	panel, lng := web.PanelOf(c), c.Params("lng")
+	if c.Params("ns") != "translation" || !panel.Offers(lng) {
+		return web.NotFound()
+	}
+	c.Set(fiber.HeaderCacheControl, "public, max-age=300")
+	return c.JSON(m.kit.Locales.All(lng))
+}
+
+// POST /api/v1/translations/add/{ns}/{lng}: a client reports a key it could not find. It is
+// logged for translators; the message catalogue itself only changes through locales/.
+func (m *Module) addTranslation(c fiber.Ctx) error {
+	var in map[string]any
+	if len(c.Body()) > 8<<10 {
+		return web.Fail(fiber.StatusRequestEntityTooLarge, "error.too_large", nil)
+	}
+	if err := json.Unmarshal(c.Body(), &in); err != nil || in == nil {
+		return web.Fail(fiber.StatusBadRequest, "error.malformed_json", nil)
+	}
+	keys := make([]string, 0, len(in))
+	for k := range in {
+		if len(keys) < 20 {
+			keys = append(keys, k)
+		}
+	}
+	m.kit.Log.Warn("client reported missing translations", "ns", c.Params("ns"), "lng", c.Params("lng"), "keys", keys, "panel", web.PanelOf(c).Key)
+	return c.SendStatus(fiber.StatusNoContent)
 }

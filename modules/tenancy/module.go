@@ -35,6 +35,8 @@ func (m *Module) Routes(r fiber.Router) {
 	r.Get("/api/v3/ping", ping)
 	// Translation API: the languages a domain offers.
 	r.Get("/api/v1/translations/languages/supported", m.supportedLanguages)
+	r.Get("/api/v1/translations/load/:ns/:lng", m.loadTranslations)
+	r.Post("/api/v1/translations/add/:ns/:lng", m.addTranslation)
 }
 
 // Apply creates or updates a tenant and forgets cached panels.

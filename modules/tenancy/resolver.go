@@ -94,7 +94,7 @@ func toWeb(l *loaded) *web.Panel {
 		FaviconURL:      l.Panel.AppTheme.Compact()["logo_favicon_url"],
 		LoginPageURL:    l.Panel.LoginPageURL,
 		LogoutPageURL:   l.Panel.LogoutPageURL,
-		CTAColor:        l.Panel.AppTheme.Compact()["color_cta"],
+		CTAColor:        validColourOrEmpty(l.Panel.AppTheme.Compact()["color_cta"]),
 	}
 	for _, lang := range l.Languages {
 		p.Languages = append(p.Languages, web.Language{Code: lang.LanguageCode, Name: web.LanguageName(lang.LanguageCode), IsDefault: lang.IsDefault})
@@ -106,4 +106,11 @@ func toWeb(l *loaded) *web.Panel {
 		p.Hosts = append(p.Hosts, d.Host)
 	}
 	return p
+}
+
+func validColourOrEmpty(v string) string {
+	if ValidColour(v) {
+		return v
+	}
+	return ""
 }

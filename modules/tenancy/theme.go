@@ -124,7 +124,7 @@ func (t AppTheme) Problems() []string {
 			out = append(out, "unknown theme field "+k)
 		case v == "":
 		case strings.HasSuffix(k, "_url"):
-			if !strings.HasPrefix(v, "https://") && !strings.HasPrefix(v, "/") {
+			if !strings.HasPrefix(v, "https://") && (!strings.HasPrefix(v, "/") || strings.HasPrefix(v, "//")) {
 				out = append(out, k+" must be an https:// address or a path on this site")
 			}
 		case k == "panel_font_family":

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"path"
+	"sort"
 	"strings"
 	"sync"
 
@@ -42,6 +43,7 @@ func LanguageName(code string) string {
 type Locales struct {
 	bundle     *i18n.Bundle
 	log        *slog.Logger
+	ids        []string // every message id of the English file, sorted
 	localizers sync.Map // lang -> *i18n.Localizer
 	missing    sync.Map // lang+id -> struct{}: each missing key is logged once
 }
@@ -69,7 +71,12 @@ func NewLocales(fsys fs.FS, log *slog.Logger) (*Locales, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Locales{bundle: b, log: log}, nil
+	ids, err := MessageIDs(fsys, "en")
+	if err != nil {
+		return nil, fmt.Errorf("list English messages: %w", err)
+	}
+	sort.Strings(ids)
+	return &Locales{bundle: b, log: log, ids: ids}, nil
 }
 
 func (l *Locales) localizer(lang string) *i18n.Localizer {
@@ -84,7 +91,15 @@ func (l *Locales) localizer(lang string) *i18n.Localizer {
 // Translate returns the message in lang, falling back to English and then to the id itself.
 // count, when not nil, selects the CLDR plural form.
 func (l *Locales) Translate(lang, id string, data map[string]any, count any) string {
-	cfg := &i18n.LocalizeConfig{MessageID: id, TemplateData: data, PluralCount: count}
+	cfg := &i18n.LocalizeConfig{MessageID: id, PluralCount: count}
+	if data != nil {
+		if count != nil {
+			if _, ok := data["PluralCount"]; !ok {
+				data["PluralCount"] = count
+			}
+		}
+		cfg.TemplateData = data
+	}
 	s, tag, err := l.localizer(lang).LocalizeWithTag(cfg)
 	if err != nil || (tag.String() != lang && !strings.HasPrefix(tag.String(), lang)) {
 		if _, seen := l.missing.LoadOrStore(lang+"\x00"+id, struct{}{}); !seen {
@@ -99,8 +114,22 @@ func (l *Locales) Translate(lang, id string, data map[string]any, count any) str
 
 // Has tells whether lang has its own message for id (used by tests of completeness).
 func (l *Locales) Has(lang, id string) bool {
-	_, tag, err := l.localizer(lang).LocalizeWithTag(&i18n.LocalizeConfig{MessageID: id, PluralCount: 1})
+	_, tag, err := l.localizer(lang).LocalizeWithTag(&i18n.LocalizeConfig{MessageID: id})
 	return err == nil && tag.String() == lang
+}
+
+// All returns every message in lang (English where lang lacks one), for the translations API.
+// Messages with plural forms are given in their "other" form.
+func (l *Locales) All(lang string) map[string]string {
+	out := make(map[string]string, len(l.ids))
+	for _, id := range l.ids {
+		s, _, err := l.localizer(lang).LocalizeWithTag(&i18n.LocalizeConfig{MessageID: id, PluralCount: 2})
+		if err != nil || s == "" {
+			s, _, _ = l.localizer(lang).LocalizeWithTag(&i18n.LocalizeConfig{MessageID: id})
+		}
+		out[id] = s
+	}
+	return out
 }
 
 // Tr is a translator bound to one language.

@@ -135,7 +135,8 @@ func WithoutQuery(c fiber.Ctx, names ...string) string {
 	for _, n := range names {
 		q.Del(n)
 	}
-	target := c.Path()
+	// Leading slashes collapse to one, so "//evil.example/x" can never become a protocol-relative redirect.
+	target := "/" + strings.TrimLeft(c.Path(), "/\\")
 	if enc := q.Encode(); enc != "" {
 		target += "?" + enc
 	}

@@ -50,7 +50,10 @@ func LocalPath(c fiber.Ctx, target string) string {
 	}
 	u, _ := url.Parse(t)
 	if strings.EqualFold(u.Host, c.Host()) {
-		return u.RequestURI()
+		if p := u.RequestURI(); strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "//") {
+			return p
+		}
+		return ""
 	}
 	return t
 }

@@ -80,6 +80,9 @@ func Start(t testing.TB) *Server {
 	}()
 	t.Cleanup(func() {
 		_ = s.smtp.Close()
+		// go-smtp's Close misses a listener that Serve has not registered yet; closing it
+		// ourselves always ends Serve.
+		_ = ln.Close()
 		<-done
 		s.mu.Lock()
 		defer s.mu.Unlock()
