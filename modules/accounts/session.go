@@ -4,7 +4,6 @@ import (
 	"errors"
 	"net/url"
 	"regexp"
-	"strings"
 	"time"
 
 	"github.com/canvass/canvass/modules/web"
@@ -70,7 +69,7 @@ func (m *Module) Session() fiber.Handler {
 // tokenQueryIsPayload: on these pages ?token= is a mailed single-use token, not a pp-token.
 func tokenQueryIsPayload(c fiber.Ctx) bool {
 	p := c.Path()
-	return p == "/reset-password" || p == "/validate-email/confirm" || strings.HasPrefix(p, "/ah/api/")
+	return p == "/reset-password" || p == "/validate-email/confirm"
 }
 
 func (m *Module) setTokenCookie(c fiber.Ctx, token string) {
