@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,6 +19,51 @@ import (
 
 // chromiumPath is Debian's system Chromium; the tests never download a browser.
 const chromiumPath = "/usr/bin/chromium"
+
+// shared is one Chromium for the whole package: each test gets its own server, database and
+// incognito context, so sharing the process only saves the launch.
+var shared struct {
+	once     sync.Once
+	launcher *launcher.Launcher
+	browser  *rod.Browser
+	dir      string
+	err      error
+}
+
+func sharedBrowser(t *testing.T) *rod.Browser {
+	t.Helper()
+	shared.once.Do(func() {
+		shared.dir, shared.err = os.MkdirTemp("", "canvass-chromium-")
+		if shared.err != nil {
+			return
+		}
+		shared.launcher = launcher.New().Bin(chromiumPath).Headless(true).NoSandbox(true).Leakless(false).
+			UserDataDir(shared.dir).
+			Set("disable-gpu").Set("disable-background-networking").Set("disable-component-update").
+			Set("disable-sync").Set("no-first-run")
+		var controlURL string
+		if controlURL, shared.err = shared.launcher.Launch(); shared.err != nil {
+			return
+		}
+		shared.browser = rod.New().ControlURL(controlURL)
+		shared.err = shared.browser.Connect()
+	})
+	require.NoError(t, shared.err, "launch %s", chromiumPath)
+	return shared.browser
+}
+
+// closeSharedBrowser ends Chromium and removes its fresh user-data dir after the package's tests.
+func closeSharedBrowser() {
+	if shared.browser != nil {
+		_ = shared.browser.Close()
+	}
+	if shared.launcher != nil {
+		shared.launcher.Kill()
+	}
+	if shared.dir != "" {
+		_ = os.RemoveAll(shared.dir)
+	}
+}
 
 // browserEnv is a real server on a loopback port driven by headless Chromium.
 type browserEnv struct {
@@ -43,16 +89,7 @@ func newBrowserEnv(t *testing.T) *browserEnv {
 	go func() { _ = e.app.Fiber.Listener(ln, fiber.ListenConfig{DisableStartupMessage: true}) }()
 	t.Cleanup(func() { _ = e.app.Fiber.Shutdown() })
 
-	l := launcher.New().Bin(chromiumPath).Headless(true).NoSandbox(true).Leakless(false).
-		UserDataDir(t.TempDir()).
-		Set("disable-gpu").Set("disable-background-networking").Set("disable-component-update").
-		Set("disable-sync").Set("no-first-run")
-	controlURL, err := l.Launch()
-	require.NoError(t, err)
-	t.Cleanup(l.Kill)
-	browser := rod.New().ControlURL(controlURL)
-	require.NoError(t, browser.Connect())
-	t.Cleanup(func() { _ = browser.Close() })
+	browser := sharedBrowser(t)
 	return &browserEnv{env: e, browser: browser, port: ln.Addr().(*net.TCPAddr).Port}
 }
 
@@ -66,6 +103,7 @@ func (b *browserEnv) page(t *testing.T, address string) *rod.Page {
 	t.Helper()
 	incognito, err := b.browser.Incognito()
 	require.NoError(t, err)
+	t.Cleanup(func() { _ = incognito.Close() })
 	p, err := incognito.Page(rodTarget(address))
 	require.NoError(t, err)
 	p = p.Timeout(30 * time.Second)

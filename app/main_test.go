@@ -1,0 +1,12 @@
+package main
+
+import (
+	"os"
+	"testing"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	closeSharedBrowser()
+	os.Exit(code)
+}
