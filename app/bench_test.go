@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"io/fs"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -12,6 +13,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
+
+// assetRE finds the stylesheets (href) and scripts (src) a page loads from /static/.
+var assetRE = regexp.MustCompile(`<(?:link rel="stylesheet" (href)|script type="module" (?:src))="(/static/[^"]+)"`)
 
 // Page-weight budgets of ARCHITECTURE.md section 7 (gzip, first load).
 const (

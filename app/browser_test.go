@@ -12,6 +12,7 @@ import (
 	"github.com/canvass/canvass/modules/mailer/mailertest"
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/launcher"
+	"github.com/go-rod/rod/lib/proto"
 	"github.com/gofiber/fiber/v3"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -104,7 +105,7 @@ func (b *browserEnv) page(t *testing.T, address string) *rod.Page {
 	incognito, err := b.browser.Incognito()
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = incognito.Close() })
-	p, err := incognito.Page(rodTarget(address))
+	p, err := incognito.Page(proto.TargetCreateTarget{URL: address})
 	require.NoError(t, err)
 	p = p.Timeout(30 * time.Second)
 	p.MustWaitLoad()
