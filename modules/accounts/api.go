@@ -1,6 +1,8 @@
 package accounts
 
 import (
+	"bytes"
+	"cmp"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
@@ -17,15 +19,14 @@ const maxJSONBody = 16 << 10
 
 // decodeJSON reads a JSON object body: a wrong content type is 415, malformed JSON 400.
 func decodeJSON(c fiber.Ctx, v any) error {
-	ct := strings.ToLower(strings.TrimSpace(strings.Split(string(c.Request().Header.ContentType()), ";")[0]))
-	if ct != fiber.MIMEApplicationJSON {
+	if !web.IsJSONRequest(c) {
 		return web.Fail(fiber.StatusUnsupportedMediaType, "error.unsupported_media_type", nil)
 	}
 	body := c.Body()
 	if len(body) > maxJSONBody {
 		return web.Fail(fiber.StatusRequestEntityTooLarge, "error.too_large", nil)
 	}
-	dec := json.NewDecoder(strings.NewReader(string(body)))
+	dec := json.NewDecoder(bytes.NewReader(body))
 	if err := dec.Decode(v); err != nil {
 		return web.Fail(fiber.StatusBadRequest, "error.malformed_json", nil)
 	}
@@ -86,7 +87,7 @@ func (m *Module) apiResetPassword(c fiber.Ctx) error {
 	if err := decodeJSON(c, &in); err != nil {
 		return err
 	}
-	if _, err := m.svc.ResetPassword(c.Context(), web.PanelOf(c), in.Token, firstNonEmpty(in.Password, in.NewPassword)); err != nil {
+	if _, err := m.svc.ResetPassword(c.Context(), web.PanelOf(c), in.Token, cmp.Or(in.Password, in.NewPassword)); err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{"success": true})

@@ -1,6 +1,7 @@
 package accounts
 
 import (
+	"cmp"
 	"errors"
 	"net/url"
 	"regexp"
@@ -30,7 +31,7 @@ func (m *Module) Session() fiber.Handler {
 		}
 		token, source := c.Get("pp-token"), "header"
 		if token == "" {
-			if q := firstNonEmpty(c.Query("pp-token"), c.Query("token")); q != "" && !tokenQueryIsPayload(c) {
+			if q := cmp.Or(c.Query("pp-token"), c.Query("token")); q != "" && !tokenQueryIsPayload(c) {
 				token, source = q, "query"
 			}
 		}
@@ -148,13 +149,4 @@ func LoginURL(c fiber.Ctx) string {
 		return "/login"
 	}
 	return "/login?redirect=" + url.QueryEscape(string(c.Request().URI().RequestURI()))
-}
-
-func firstNonEmpty(vs ...string) string {
-	for _, v := range vs {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }

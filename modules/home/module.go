@@ -3,6 +3,7 @@
 package home
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -75,8 +76,8 @@ func (m *Module) SetFeed(h fiber.Handler) { m.feed = h }
 func (m *Module) errorPage(c fiber.Ctx) error {
 	props := pages.ErrorProps{
 		Title:       clip(c.Query("title"), 200),
-		Description: clip(firstNonEmpty(c.Query("desc"), c.Query("description")), 500),
-		Button:      clip(firstNonEmpty(c.Query("btn"), c.Query("btnText")), 60),
+		Description: clip(cmp.Or(c.Query("desc"), c.Query("description")), 500),
+		Button:      clip(cmp.Or(c.Query("btn"), c.Query("btnText")), 60),
 	}
 	if props.Title == "" {
 		props.Title = m.kit.T(c, "error.default_title", nil)
@@ -125,13 +126,4 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string([]rune(s)[:n])
-}
-
-func firstNonEmpty(vs ...string) string {
-	for _, v := range vs {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }

@@ -41,7 +41,7 @@ func (m *Module) Routes(r fiber.Router) {
 
 // Apply creates or updates a tenant and forgets cached panels.
 func (m *Module) Apply(ctx context.Context, spec PanelSpec) (string, error) {
-	if err := spec.Validate(isSupportedLanguage); err != nil {
+	if err := spec.Validate(web.IsSupported); err != nil {
 		return "", fmt.Errorf("panel %s: %w", spec.Key, err)
 	}
 	id, err := m.store.Apply(ctx, spec)
@@ -53,15 +53,6 @@ func (m *Module) Apply(ctx context.Context, spec PanelSpec) (string, error) {
 func (m *Module) PanelByKey(ctx context.Context, key string) (*web.Panel, error) {
 	p, _, err := m.resolver.ByKey(ctx, key)
 	return p, err
-}
-
-func isSupportedLanguage(code string) bool {
-	for _, l := range web.Supported {
-		if l.Code == code {
-			return true
-		}
-	}
-	return false
 }
 
 // Middleware puts the request's panel on it; an unknown host answers 404 'Unrecognized domain: <host>'.

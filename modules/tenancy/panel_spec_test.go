@@ -1,6 +1,7 @@
 package tenancy
 
 import (
+	"github.com/canvass/canvass/modules/web"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -23,7 +24,7 @@ func TestAValidPanelSpecHasNoProblems(t *testing.T) {
 	s := validSpec("acme", []string{"acme.example.com", "localhost:3000"}, "en", "es", "ru", "zh")
 	s.ID = "0b5e7c4e-6f2a-4a7e-9d61-6c1f0a7d2b11"
 	s.AppTheme = AppTheme{"color_primary": "#112233", "logo_url": "https://cdn.example.com/logo.svg"}
-	assert.NoError(t, s.Validate(isSupportedLanguage))
+	assert.NoError(t, s.Validate(web.IsSupported))
 }
 
 func TestPanelSpecValidateRefusesWhatTheSpecForbids(t *testing.T) {
@@ -54,7 +55,7 @@ func TestPanelSpecValidateRefusesWhatTheSpecForbids(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := validSpec("acme", []string{"acme.example.com"}, "en", "es")
 			tc.change(&s)
-			err := s.Validate(isSupportedLanguage)
+			err := s.Validate(web.IsSupported)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.want)
 		})
@@ -65,7 +66,7 @@ func TestPanelSpecValidateListsEveryProblemAtOnce(t *testing.T) {
 	s := validSpec("acme", []string{"acme.example.com"}, "fr")
 	s.Instance.Code = "public"
 	s.CurrencyCode = "usd"
-	err := s.Validate(isSupportedLanguage)
+	err := s.Validate(web.IsSupported)
 	require.Error(t, err)
 	for _, want := range []string{`instance.code: "public" is reserved`, `currency_code: "usd"`, `languages[0]: "fr"`} {
 		assert.Contains(t, err.Error(), want)

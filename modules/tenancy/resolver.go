@@ -75,6 +75,7 @@ func (r *Resolver) Forget() {
 }
 
 func toWeb(l *loaded) *web.Panel {
+	theme := l.Panel.AppTheme.Compact()
 	p := &web.Panel{
 		ID:              l.Panel.ID,
 		Key:             l.Panel.Key,
@@ -87,14 +88,14 @@ func toWeb(l *loaded) *web.Panel {
 		TermsRequired:   l.Panel.AppSettings.TermsRequired,
 		EmailValidation: l.Panel.AppSettings.EmailValidationReminder,
 		AnalyticsID:     l.Panel.AppSettings.GoogleAnalyticsID,
-		ThemeCSS:        l.Panel.AppTheme.CSS(),
-		FontURL:         l.Panel.AppTheme.Compact()["panel_font_url"],
-		FontFamily:      l.Panel.AppTheme.FontFamily(),
-		LogoURL:         l.Panel.AppTheme.Compact()["logo_url"],
-		FaviconURL:      l.Panel.AppTheme.Compact()["logo_favicon_url"],
+		ThemeCSS:        theme.CSS(),
+		FontURL:         theme["panel_font_url"],
+		FontFamily:      theme.FontFamily(),
+		LogoURL:         theme["logo_url"],
+		FaviconURL:      theme["logo_favicon_url"],
 		LoginPageURL:    l.Panel.LoginPageURL,
 		LogoutPageURL:   l.Panel.LogoutPageURL,
-		CTAColor:        validColourOrEmpty(l.Panel.AppTheme.Compact()["color_cta"]),
+		CTAColor:        validColourOrEmpty(theme["color_cta"]),
 	}
 	for _, lang := range l.Languages {
 		p.Languages = append(p.Languages, web.Language{Code: lang.LanguageCode, Name: web.LanguageName(lang.LanguageCode), IsDefault: lang.IsDefault})

@@ -1,6 +1,7 @@
 package tenancy
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -146,7 +147,7 @@ func (s *Store) Apply(ctx context.Context, spec PanelSpec) (string, error) {
 		err := tx.Where("code = ?", spec.Instance.Code).Take(&inst).Error
 		switch {
 		case errors.Is(err, gorm.ErrRecordNotFound):
-			inst = Instance{ID: uuid.NewString(), Code: spec.Instance.Code, Key: firstNonEmpty(spec.Instance.Key, spec.Instance.Code), Name: firstNonEmpty(spec.Instance.Name, spec.Instance.Code), CreatedAt: now}
+			inst = Instance{ID: uuid.NewString(), Code: spec.Instance.Code, Key: cmp.Or(spec.Instance.Key, spec.Instance.Code), Name: cmp.Or(spec.Instance.Name, spec.Instance.Code), CreatedAt: now}
 			if err := tx.Create(&inst).Error; err != nil {
 				return fmt.Errorf("create instance %s: %w", inst.Code, err)
 			}
@@ -156,7 +157,7 @@ func (s *Store) Apply(ctx context.Context, spec PanelSpec) (string, error) {
 		var panel Panel
 		err = tx.Where("key = ?", spec.Key).Take(&panel).Error
 		if errors.Is(err, gorm.ErrRecordNotFound) {
-			panel = Panel{ID: firstNonEmpty(spec.ID, uuid.NewString()), Key: spec.Key, CreatedAt: now}
+			panel = Panel{ID: cmp.Or(spec.ID, uuid.NewString()), Key: spec.Key, CreatedAt: now}
 		} else if err != nil {
 			return fmt.Errorf("load panel %s: %w", spec.Key, err)
 		}
@@ -202,13 +203,4 @@ func (s *Store) Apply(ctx context.Context, spec PanelSpec) (string, error) {
 		return nil
 	})
 	return panelID, err
-}
-
-func firstNonEmpty(vs ...string) string {
-	for _, v := range vs {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }

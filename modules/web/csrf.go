@@ -72,7 +72,7 @@ func (k *Kit) CSRF() fiber.Handler {
 			return c.Next()
 		}
 		// An API call without a signed-in cookie carries no authority a forged request could borrow.
-		if c.Get("pp-token") != "" || isJSONRequest(c) || (IsAPI(c) && MemberOf(c) == nil) {
+		if c.Get("pp-token") != "" || IsJSONRequest(c) || (IsAPI(c) && MemberOf(c) == nil) {
 			return c.Next()
 		}
 		sent := c.Get(CSRFHeader)
@@ -86,7 +86,8 @@ func (k *Kit) CSRF() fiber.Handler {
 	}
 }
 
-func isJSONRequest(c fiber.Ctx) bool {
+// IsJSONRequest tells whether the request body is declared as application/json.
+func IsJSONRequest(c fiber.Ctx) bool {
 	mt := strings.ToLower(strings.TrimSpace(strings.Split(string(c.Request().Header.ContentType()), ";")[0]))
 	return mt == fiber.MIMEApplicationJSON
 }

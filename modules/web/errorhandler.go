@@ -21,7 +21,7 @@ func (k *Kit) ErrorHandler(c fiber.Ctx, err error) error {
 		c.Set(fiber.HeaderRetryAfter, "60")
 	}
 	tr := k.Tr(c)
-	if IsAPI(c) || (c.Method() != fiber.MethodGet && c.Method() != fiber.MethodHead && isJSONRequest(c)) {
+	if IsAPI(c) || (c.Method() != fiber.MethodGet && c.Method() != fiber.MethodHead && IsJSONRequest(c)) {
 		return c.Status(e.Status).JSON(e.ToAPI(tr))
 	}
 	if e.Status == fiber.StatusBadGateway && c.Path() != "/maintenance" {

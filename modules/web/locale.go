@@ -80,7 +80,7 @@ func detect(c fiber.Ctx, panel *Panel) string {
 func ResolveLanguage(panel *Panel, detected, member string) string {
 	if panel == nil || len(panel.Languages) == 0 {
 		for _, cand := range []string{member, detected} {
-			if isSupported(cand) {
+			if IsSupported(cand) {
 				return cand
 			}
 		}
@@ -100,7 +100,8 @@ func ResolveLanguage(panel *Panel, detected, member string) string {
 	return panel.Languages[0].Code
 }
 
-func isSupported(code string) bool {
+// IsSupported tells whether Canvass ships translations for a language code.
+func IsSupported(code string) bool {
 	for _, l := range Supported {
 		if l.Code == code {
 			return true
