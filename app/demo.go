@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/canvass/canvass/modules/accounts"
+	"github.com/canvass/canvass/modules/campaigns"
 	"github.com/canvass/canvass/modules/tenancy"
 	"gopkg.in/yaml.v3"
 )
@@ -54,6 +55,11 @@ func LoadDemo(ctx context.Context, app *App) error {
 			return fmt.Errorf("demo panel %s: %w", spec.Key, err)
 		}
 	}
+	for _, spec := range demoPanels() {
+		if err := importDemoCampaigns(ctx, app, spec.Key); err != nil {
+			return err
+		}
+	}
 	panel, err := app.Tenancy.PanelByKey(ctx, "demo")
 	if err != nil {
 		return fmt.Errorf("demo panel: %w", err)
@@ -63,6 +69,30 @@ func LoadDemo(ctx context.Context, app *App) error {
 	}, accounts.Metadata{"welcomeCampaignCompleted": true})
 	if err != nil {
 		return fmt.Errorf("demo member: %w", err)
+	}
+	return nil
+}
+
+// importDemoCampaigns imports the embedded campaigns of one demo panel (idempotent by uuid).
+func importDemoCampaigns(ctx context.Context, app *App, panelKey string) error {
+	files, err := demoCampaignFiles(panelKey)
+	if err != nil {
+		return err
+	}
+	panel, err := app.Tenancy.PanelByKey(ctx, panelKey)
+	if err != nil {
+		return fmt.Errorf("demo panel %s: %w", panelKey, err)
+	}
+	defs := make([]*campaigns.Definition, 0, len(files))
+	for _, f := range files {
+		def, err := campaigns.ParseFile(f.Name, f.Data)
+		if err != nil {
+			return err
+		}
+		defs = append(defs, def)
+	}
+	if _, err := app.Campaigns.Import(ctx, panel, defs); err != nil {
+		return fmt.Errorf("demo campaigns of %s: %w", panelKey, err)
 	}
 	return nil
 }

@@ -4,6 +4,9 @@
 //	canvass migrate                       apply pending migrations
 //	canvass demo                          load the demo tenants and data (idempotent)
 //	canvass tenant apply FILE.yaml...     create or update tenants from YAML files
+//	canvass campaigns validate FILE...    check campaign files (YAML or JSON); needs no database
+//	canvass campaigns import --panel KEY FILE...
+//	                                      create or update a panel's campaigns, all or none
 package main
 
 import (
@@ -24,22 +27,39 @@ import (
 func main() {
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	if err := run(context.Background(), os.Args[1:], log); err != nil {
+		var invalid *invalidCampaignFilesError
+		if errors.As(err, &invalid) {
+			fmt.Fprintln(os.Stderr, err) // one problem per line, as editors read them
+			os.Exit(1)
+		}
 		log.Error("canvass failed", "err", err)
 		os.Exit(1)
 	}
 }
 
 func run(ctx context.Context, args []string, log *slog.Logger) error {
+	cmd := "serve"
+	if len(args) > 0 {
+		cmd, args = args[0], args[1:]
+	}
+	// Commands that check their input before (or instead of) touching the database.
+	var campaignsImport *campaignImport
+	if cmd == "campaigns" {
+		if len(args) > 0 && args[0] == "validate" {
+			return validateCampaignFiles(os.Stdout, args[1:])
+		}
+		ci, err := prepareCampaignImport(args)
+		if err != nil {
+			return err
+		}
+		campaignsImport = ci
+	}
 	cfg, err := osConfig()
 	if err != nil {
 		return fmt.Errorf("configuration: %w", err)
 	}
 	if cfg.SecretDerived {
 		log.Warn("CANVASS_SECRET is not set: using a key derived for " + cfg.Env + " (never do this in production)")
-	}
-	cmd := "serve"
-	if len(args) > 0 {
-		cmd, args = args[0], args[1:]
 	}
 	db, err := openMigrated(ctx, cfg, log)
 	if err != nil {
@@ -66,8 +86,14 @@ func run(ctx context.Context, args []string, log *slog.Logger) error {
 			return err
 		}
 		return ApplyTenantFiles(ctx, app, args[1:], log)
+	case "campaigns":
+		app, err := NewApp(cfg, db, log, Options{})
+		if err != nil {
+			return err
+		}
+		return campaignsImport.run(ctx, app, os.Stdout)
 	default:
-		return fmt.Errorf("unknown command %q (serve, migrate, demo, tenant apply)", cmd)
+		return fmt.Errorf("unknown command %q (serve, migrate, demo, tenant apply, campaigns validate, campaigns import)", cmd)
 	}
 }
 

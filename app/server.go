@@ -9,6 +9,8 @@ import (
 
 	"github.com/canvass/canvass/locales"
 	"github.com/canvass/canvass/modules/accounts"
+	"github.com/canvass/canvass/modules/campaigns"
+	"github.com/canvass/canvass/modules/events"
 	"github.com/canvass/canvass/modules/home"
 	"github.com/canvass/canvass/modules/mailer"
 	"github.com/canvass/canvass/modules/ratelimit"
@@ -23,11 +25,13 @@ import (
 
 // App is the wired server: every module over one database.
 type App struct {
-	Fiber    *fiber.App
-	Kit      *web.Kit
-	Tenancy  *tenancy.Module
-	Accounts *accounts.Module
-	Home     *home.Module
+	Fiber     *fiber.App
+	Kit       *web.Kit
+	Tenancy   *tenancy.Module
+	Accounts  *accounts.Module
+	Campaigns *campaigns.Module
+	Events    *events.Module
+	Home      *home.Module
 }
 
 // Options are what a server needs besides the config (tests swap the mail sender).
@@ -62,6 +66,8 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	a := &App{Kit: kit}
 	a.Tenancy = tenancy.New(db, kit)
 	a.Accounts = accounts.New(accounts.Deps{DB: db, Kit: kit, Limiter: limiter, Mail: mail, Log: log, BaseURL: cfg.BaseURL})
+	a.Campaigns = campaigns.New(campaigns.Deps{DB: db, Kit: kit, Log: log, Guard: a.Accounts})
+	a.Events = events.New(db)
 	a.Home = home.New(kit, a.Accounts, func(ctx context.Context) error {
 		sqlDB, err := db.DB()
 		if err != nil {
@@ -101,6 +107,9 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	f.Use(kit.CSRF())
 	a.Tenancy.Routes(f)
 	a.Accounts.Routes(f)
+	a.Campaigns.Routes(f)
+	a.Events.Routes(f)
+	a.Home.SetFeed(a.Campaigns.FeedPage)
 	a.Home.Routes(f)
 	f.Use(a.Home.Fallback)
 	a.Fiber = f

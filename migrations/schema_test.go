@@ -8,6 +8,8 @@ import (
 	"github.com/canvass/canvass/migrations"
 	"github.com/canvass/canvass/migrations/dbtest"
 	"github.com/canvass/canvass/modules/accounts"
+	"github.com/canvass/canvass/modules/campaigns"
+	"github.com/canvass/canvass/modules/events"
 	"github.com/canvass/canvass/modules/ratelimit"
 	"github.com/canvass/canvass/modules/tenancy"
 	"github.com/stretchr/testify/assert"
@@ -22,6 +24,8 @@ func allModels() []any {
 	out = append(out, tenancy.Models()...)
 	out = append(out, accounts.Models()...)
 	out = append(out, ratelimit.Models()...)
+	out = append(out, campaigns.Models()...)
+	out = append(out, events.Models()...)
 	return out
 }
 

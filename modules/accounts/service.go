@@ -281,7 +281,7 @@ func member(sess *Session, p *Participant, ah *AccountHolder) *web.Member {
 	return &web.Member{
 		ParticipantID: p.ID, AccountHolderID: ah.ID, SessionID: sess.ID, Email: ah.Email, Username: ah.Username,
 		LanguageCode: ah.LanguageCode, AcceptedTerms: ah.AcceptedTermsAt != nil, EmailValidated: ah.EmailValidatedAt != nil,
-		Status: ah.Status,
+		Status: ah.Status, Metadata: p.Metadata,
 	}
 }
 

@@ -79,8 +79,8 @@ type Targeting struct {
 type Condition struct {
 	Field    string `json:"field,omitempty"`
 	Question string `json:"question,omitempty"`
-	Op       string `json:"op"`              // eq, ne, in, not_in, gt, gte, lt, lte, exists, not_exists
-	Value    any    `json:"value,omitempty"` // eq, ne, gt, gte, lt, lte
+	Op       string `json:"op"`               // eq, ne, in, not_in, gt, gte, lt, lte, exists, not_exists
+	Value    any    `json:"value,omitempty"`  // eq, ne, gt, gte, lt, lte
 	Values   []any  `json:"values,omitempty"` // in, not_in; for choice answers: option ids
 }
 

@@ -104,3 +104,9 @@ type Report struct {
 func Models() []any {
 	return []any{&Campaign{}, &CampaignQuota{}, &Participation{}, &Report{}}
 }
+
+// TableName: GORM would say campaign_quota (its inflector treats quota as uncountable).
+func (CampaignQuota) TableName() string { return "campaign_quotas" }
+
+// TableName: reports of campaigns, apart from the wallet's transaction reports.
+func (Report) TableName() string { return "campaign_reports" }

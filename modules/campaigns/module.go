@@ -7,14 +7,23 @@ import (
 	"time"
 
 	"github.com/canvass/canvass/modules/web"
+	"github.com/gofiber/fiber/v3"
 	"gorm.io/gorm"
 )
 
+// Guard is what campaigns needs from accounts: the private access class for pages and the
+// signed-in requirement for APIs.
+type Guard interface {
+	Private() fiber.Handler
+	RequireMember() fiber.Handler
+}
+
 // Deps are what the module needs from the app.
 type Deps struct {
-	DB  *gorm.DB
-	Kit *web.Kit
-	Log *slog.Logger
+	DB    *gorm.DB
+	Kit   *web.Kit
+	Log   *slog.Logger
+	Guard Guard
 }
 
 type Module struct {
@@ -22,14 +31,38 @@ type Module struct {
 	db    *gorm.DB
 	store *Store
 	log   *slog.Logger
+	guard Guard
 	now   func() time.Time
 }
 
 func New(d Deps) *Module {
-	return &Module{kit: d.Kit, db: d.DB, store: &Store{db: d.DB}, log: d.Log, now: time.Now}
+	return &Module{kit: d.Kit, db: d.DB, store: &Store{db: d.DB}, log: d.Log, guard: d.Guard, now: time.Now}
 }
 
 // Store owns every GORM call of the module.
 type Store struct {
 	db *gorm.DB
+}
+
+// Routes lists the campaign APIs and the feed's page actions; the feed page itself is
+// served through FeedPage, which the home module mounts at /feed.
+func (m *Module) Routes(r fiber.Router) {
+	api := m.guard.RequireMember()
+	private := m.guard.Private()
+
+	// Panel-instance API, v3 (no instance code).
+	r.Post("/api/v3/campaigns/paged", api, m.apiPaged)
+	r.Get("/api/v3/participations/paged", api, m.apiParticipations)
+	r.Get("/api/v3/user/reports", api, m.apiReports)
+	// Panel-instance API, campaign calls: v1 and v2 under the instance code.
+	inst := r.Group("/api/:version<regex(v[12])>/:instanceCode/campaigns", web.InstanceGuard, api)
+	inst.Get("/welcome", m.apiWelcome)
+	inst.Get("/:id", m.apiCampaign)
+	inst.Post("/:id/seen", m.apiSeen)
+	inst.Post("/:id/skip", m.apiSkip)
+	inst.Post("/:id/report-broken", m.apiReportBroken)
+
+	// Feed page actions (forms without JavaScript, htmx swaps with it).
+	r.Post("/feed/:id/hide", private, m.hideSubmit)
+	r.Post("/feed/:id/report", private, m.reportSubmit)
 }

@@ -75,22 +75,6 @@ func (m *Module) Middleware() fiber.Handler {
 	}
 }
 
-// InstanceGuard protects /api/v1|v2/:instanceCode routes: another instance's code is a 404,
-// so one tenant's API never answers for another's.
-func InstanceGuard(c fiber.Ctx) error {
-	if err := checkInstance(c); err != nil {
-		return err
-	}
-	return c.Next()
-}
-
-func checkInstance(c fiber.Ctx) error {
-	if p := web.PanelOf(c); p == nil || c.Params("instanceCode") != p.InstanceCode {
-		return web.NotFound()
-	}
-	return nil
-}
-
 func unrecognized(host string) *web.Error {
 	return web.Fail(fiber.StatusNotFound, "error.unrecognized_domain", map[string]any{"Host": host})
 }
@@ -98,7 +82,7 @@ func unrecognized(host string) *web.Error {
 func ping(c fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) }
 
 func (m *Module) instancePing(c fiber.Ctx) error {
-	if err := checkInstance(c); err != nil {
+	if err := web.CheckInstance(c); err != nil {
 		return err
 	}
 	return ping(c)

@@ -60,7 +60,8 @@ type Member struct {
 	AcceptedTerms   bool
 	EmailValidated  bool
 	Status          string
-	Token           string // the raw pp-token of this request
+	Token           string         // the raw pp-token of this request
+	Metadata        map[string]any // the profile's metadata (welcomeCampaignCompleted, siteId, ...)
 }
 
 type localKey int
@@ -110,4 +111,21 @@ func AddFlash(c fiber.Ctx, kind, message string) {
 func flashes(c fiber.Ctx) [][2]string {
 	f, _ := c.Locals(flashKey).([][2]string)
 	return f
+}
+
+// InstanceGuard protects /api/v1|v2/:instanceCode routes: another instance's code is a 404,
+// so one tenant's API never answers for another's.
+func InstanceGuard(c fiber.Ctx) error {
+	if err := CheckInstance(c); err != nil {
+		return err
+	}
+	return c.Next()
+}
+
+// CheckInstance is InstanceGuard's test: the :instanceCode of the path is the panel's own.
+func CheckInstance(c fiber.Ctx) error {
+	if p := PanelOf(c); p == nil || c.Params("instanceCode") != p.InstanceCode {
+		return NotFound()
+	}
+	return nil
 }

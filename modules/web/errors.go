@@ -19,7 +19,8 @@ type Error struct {
 	Data    map[string]any // template data for ID
 	Message string         // literal message, used when ID is empty (spec texts such as "answer payload can't be null!")
 	Details []Detail
-	Err     error // the cause, logged for 5xx, never shown
+	Body    map[string]any // extra fields for the client, sent as the API error's "data"
+	Err     error          // the cause, logged for 5xx, never shown
 
 	unexpected bool // a page failed while rendering
 }
@@ -107,6 +108,10 @@ func NotFound() *Error { return Fail(fiber.StatusNotFound, "error.not_found", ni
 // Internal wraps an unexpected failure; the cause is logged, the member sees the spec's text.
 func Internal(err error) *Error { return &Error{Status: fiber.StatusInternalServerError, Err: err} }
 
+// ErrNotFound marks a lookup that found nothing a module may show: the error handler answers
+// it with the same 404 as an unknown path (another panel's data is never told apart).
+var ErrNotFound = errors.New("not found")
+
 // ErrUnavailable marks a failure to reach the database; pages then go to /maintenance.
 var ErrUnavailable = errors.New("service unavailable")
 
@@ -131,10 +136,11 @@ func Unavailable(err error) bool {
 
 // APIError is the JSON shape of the spec's error catalogue.
 type APIError struct {
-	Name       string   `json:"name"`
-	Message    string   `json:"message"`
-	StatusCode int      `json:"statusCode"`
-	Details    []Detail `json:"details"`
+	Name       string         `json:"name"`
+	Message    string         `json:"message"`
+	StatusCode int            `json:"statusCode"`
+	Details    []Detail       `json:"details"`
+	Data       map[string]any `json:"data,omitempty"`
 }
 
 // ToAPI renders e in a language: ClientError for 4xx with the first detail's message,
@@ -152,6 +158,7 @@ func (e *Error) ToAPI(tr func(string, map[string]any, any) string) APIError {
 		return out
 	}
 	out.Name = "ClientError"
+	out.Data = e.Body
 	for _, d := range e.Details {
 		d.Message = d.translated(tr)
 		out.Details = append(out.Details, d)
@@ -172,6 +179,9 @@ func AsError(err error) *Error {
 	var e *Error
 	if errors.As(err, &e) {
 		return e
+	}
+	if errors.Is(err, ErrNotFound) {
+		return NotFound()
 	}
 	var fe *fiber.Error
 	if errors.As(err, &fe) {

@@ -1,0 +1,294 @@
+package campaigns
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"time"
+
+	"github.com/canvass/canvass/modules/web"
+	"github.com/gofiber/fiber/v3"
+)
+
+// campaignJSON is a campaign in the panel-instance API (spec section 3 "Campaign").
+type campaignJSON struct {
+	ID               string         `json:"id"`
+	GUID             string         `json:"guid"`
+	Type             string         `json:"type"`
+	Name             string         `json:"name"`
+	Description      string         `json:"description"`
+	Language         string         `json:"language"`
+	CampaignStatus   string         `json:"campaign_status"`
+	IsWelcome        bool           `json:"is_welcome"`
+	IsCompetition    bool           `json:"is_competition"`
+	IsNew            bool           `json:"is_new"`
+	Reward           string         `json:"reward"`
+	CurrencyCode     string         `json:"currency_code"`
+	EstimatedMinutes int            `json:"estimated_minutes"`
+	Invitation       invitationJSON `json:"invitation"`
+	OpensAt          *time.Time     `json:"opens_at"`
+	ClosesAt         *time.Time     `json:"closes_at"`
+}
+
+type invitationJSON struct {
+	Name            string `json:"name"`
+	QuestionsLength int    `json:"questionsLength"`
+}
+
+func toJSON(c Card) campaignJSON {
+	return campaignJSON{
+		ID: c.GUID, GUID: c.GUID, Type: c.Type, Name: c.Name, Description: c.Description, Language: c.Language,
+		CampaignStatus: c.Status, IsWelcome: c.IsWelcome, IsCompetition: c.IsCompetition, IsNew: c.IsNew,
+		Reward: web.MoneyString(c.RewardMinor, c.CurrencyCode), CurrencyCode: c.CurrencyCode, EstimatedMinutes: c.EstimatedMinutes,
+		Invitation: invitationJSON{Name: c.Name, QuestionsLength: c.QuestionCount}, OpensAt: c.OpensAt, ClosesAt: c.ClosesAt,
+	}
+}
+
+func listJSON(cards []Card) []campaignJSON {
+	out := make([]campaignJSON, 0, len(cards))
+	for _, c := range cards {
+		out = append(out, toJSON(c))
+	}
+	return out
+}
+
+// audience describes the request's member for eligibility.
+func audience(c fiber.Ctx) Audience { return AudienceOf(web.MemberOf(c), web.LocaleOf(c)) }
+
+// queryInt reads an optional integer query parameter; anything but digits is a 400 naming it.
+func queryInt(c fiber.Ctx, name string, def int) (int, error) {
+	s := c.Query(name)
+	if s == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return 0, web.Invalid(name, "error.not_a_number", nil)
+	}
+	return n, nil
+}
+
+// maxSkipBody bounds the skip list body: 1000 guids of 36 characters with quotes and commas.
+const maxSkipBody = 48 << 10
+
+// POST /api/v3/campaigns/paged?page=first|next&pageSize=&filter=&mode=list&skipCount= with a
+// body that is the skip list: a JSON array of guids, or {"skip": [...]}.
+func (m *Module) apiPaged(c fiber.Ctx) error {
+	q := FeedQuery{Page: c.Query("page"), Filter: c.Query("filter")}
+	var err error
+	if q.PageSize, err = queryInt(c, "pageSize", DefaultPageSize); err != nil {
+		return err
+	}
+	if q.PageSize == 0 { // zero means "the default" only to Go callers
+		return web.Invalid("pageSize", "error.feed_page_size", map[string]any{"Max": MaxPageSize})
+	}
+	if q.SkipCount, err = queryInt(c, "skipCount", 0); err != nil {
+		return err
+	}
+	if mode := c.Query("mode"); mode != "" && mode != "list" {
+		return web.Invalid("mode", "error.feed_mode", nil)
+	}
+	if q.Skip, err = skipList(c.Body()); err != nil {
+		return err
+	}
+	page, err := m.Feed(c.Context(), web.PanelOf(c), audience(c), q)
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{
+		"campaigns": listJSON(page.Cards), "pageSize": page.PageSize, "endOfFeed": page.EndOfFeed,
+		"filter": page.Filter, "page": q.Page, "welcomeFirst": page.WelcomeFirst,
+	})
+}
+
+func skipList(body []byte) ([]string, error) {
+	body = bytes.TrimSpace(body)
+	if len(body) == 0 {
+		return nil, nil
+	}
+	if len(body) > maxSkipBody {
+		return nil, web.Fail(fiber.StatusRequestEntityTooLarge, "error.too_large", nil)
+	}
+	var list []string
+	if body[0] == '[' {
+		if err := json.Unmarshal(body, &list); err != nil {
+			return nil, web.Invalid("skip", "error.malformed_json", nil)
+		}
+		return list, nil
+	}
+	var obj struct {
+		Skip []string `json:"skip"`
+	}
+	if err := json.Unmarshal(body, &obj); err != nil {
+		return nil, web.Invalid("skip", "error.malformed_json", nil)
+	}
+	return obj.Skip, nil
+}
+
+// GET campaigns/welcome?mode=list
+func (m *Module) apiWelcome(c fiber.Ctx) error {
+	list, err := m.Welcome(c.Context(), web.PanelOf(c), audience(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"campaigns": listJSON(list)})
+}
+
+// detailJSON adds what one campaign's page needs to the feed's fields.
+type detailJSON struct {
+	campaignJSON
+	Available       bool             `json:"available"`
+	SurveyThemeGUID string           `json:"survey_theme_guid"`
+	Competition     *competitionJSON `json:"competition"`
+	FooterLinks     []footerLinkJSON `json:"footer_links"`
+}
+
+type competitionJSON struct {
+	Prize       string     `json:"prize"`
+	PrizeAmount string     `json:"prize_amount,omitempty"`
+	Winners     int        `json:"winners"`
+	DrawAt      *time.Time `json:"draw_at"`
+	Terms       string     `json:"terms,omitempty"`
+}
+
+type footerLinkJSON struct {
+	Label string `json:"label"`
+	Text  string `json:"text"`
+	URL   string `json:"url"`
+}
+
+func toDetailJSON(d *Detail, lang string) detailJSON {
+	def, fallback := d.Campaign.Definition, d.Campaign.DefaultLanguage
+	out := detailJSON{campaignJSON: toJSON(d.Card), Available: d.Availability == "", SurveyThemeGUID: d.Campaign.SurveyThemeGUID, FooterLinks: []footerLinkJSON{}}
+	if d.Availability != "" {
+		out.CampaignStatus = d.Availability
+	}
+	if comp := def.Competition; comp != nil {
+		out.Competition = &competitionJSON{Prize: comp.Prize.In(lang, fallback), PrizeAmount: comp.PrizeAmount, Winners: comp.Winners, DrawAt: comp.DrawAt, Terms: comp.Terms.In(lang, fallback)}
+	}
+	for _, l := range def.FooterLinks {
+		// Spec: a footer link is kept only if it has text and url.
+		if text := l.Text.In(lang, fallback); text != "" && l.URL != "" {
+			out.FooterLinks = append(out.FooterLinks, footerLinkJSON{Label: l.Label.In(lang, fallback), Text: text, URL: l.URL})
+		}
+	}
+	return out
+}
+
+// GET campaigns/{id}
+func (m *Module) apiCampaign(c fiber.Ctx) error {
+	d, err := m.Load(c.Context(), web.PanelOf(c), audience(c), c.Params("id"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(toDetailJSON(d, web.LocaleOf(c)))
+}
+
+// POST campaigns/{id}/seen
+func (m *Module) apiSeen(c fiber.Ctx) error {
+	if err := m.Seen(c.Context(), web.PanelOf(c), audience(c), c.Params("id")); err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"guid": c.Params("id"), "seen": true})
+}
+
+// POST campaigns/{id}/skip: hide the campaign from the member's feed.
+func (m *Module) apiSkip(c fiber.Ctx) error {
+	if err := m.Hide(c.Context(), web.PanelOf(c), audience(c), c.Params("id")); err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"guid": c.Params("id"), "hidden": true})
+}
+
+// reportJSON is a report in user/reports (spec: campaignUuid, transactionUuid, createdAt).
+type reportJSON struct {
+	ID              string    `json:"id"`
+	CampaignUUID    string    `json:"campaignUuid"`
+	TransactionUUID *string   `json:"transactionUuid"`
+	ReasonCode      string    `json:"reasonCode"`
+	ReasonText      string    `json:"reasonText,omitempty"`
+	CreatedAt       time.Time `json:"createdAt"`
+	Recent          bool      `json:"recent"`
+}
+
+func (m *Module) reportJSON(r Report) reportJSON {
+	return reportJSON{ID: r.ID, CampaignUUID: r.CampaignID, ReasonCode: r.ReasonCode, ReasonText: r.ReasonText, CreatedAt: r.CreatedAt, Recent: m.IsRecent(r)}
+}
+
+// POST campaigns/{id}/report-broken {reasonCode, reasonText}
+func (m *Module) apiReportBroken(c fiber.Ctx) error {
+	if !web.IsJSONRequest(c) {
+		return web.Fail(fiber.StatusUnsupportedMediaType, "error.unsupported_media_type", nil)
+	}
+	var in struct {
+		ReasonCode string `json:"reasonCode"`
+		ReasonText string `json:"reasonText"`
+	}
+	if len(c.Body()) > 16<<10 {
+		return web.Fail(fiber.StatusRequestEntityTooLarge, "error.too_large", nil)
+	}
+	if err := json.Unmarshal(c.Body(), &in); err != nil {
+		return web.Fail(fiber.StatusBadRequest, "error.malformed_json", nil)
+	}
+	r, created, err := m.Report(c.Context(), web.PanelOf(c), audience(c), c.Params("id"), in.ReasonCode, in.ReasonText)
+	if err != nil {
+		return err
+	}
+	status := fiber.StatusOK
+	if created {
+		status = fiber.StatusCreated
+	}
+	return c.Status(status).JSON(m.reportJSON(*r))
+}
+
+// GET /api/v3/user/reports
+func (m *Module) apiReports(c fiber.Ctx) error {
+	list, err := m.Reports(c.Context(), audience(c))
+	if err != nil {
+		return err
+	}
+	out := make([]reportJSON, 0, len(list))
+	for _, r := range list {
+		out = append(out, m.reportJSON(r))
+	}
+	return c.JSON(fiber.Map{"reports": out})
+}
+
+// GET /api/v3/participations/paged?page=1&pageSize=10
+func (m *Module) apiParticipations(c fiber.Ctx) error {
+	page, err := queryInt(c, "page", 1)
+	if err != nil {
+		return err
+	}
+	size, err := queryInt(c, "pageSize", DefaultPageSize)
+	if err != nil {
+		return err
+	}
+	lang := web.LocaleOf(c)
+	rows, total, err := m.Participations(c.Context(), audience(c), page, size)
+	if err != nil {
+		return err
+	}
+	type participationJSON struct {
+		ID           string     `json:"id"`
+		CampaignUUID string     `json:"campaignUuid"`
+		Name         string     `json:"name"`
+		Type         string     `json:"type"`
+		Status       string     `json:"campaign_status"`
+		Reward       string     `json:"reward"`
+		CurrencyCode string     `json:"currency_code"`
+		SeenAt       *time.Time `json:"seenAt"`
+		StartedAt    *time.Time `json:"startedAt"`
+		FinishedAt   *time.Time `json:"finishedAt"`
+		UpdatedAt    time.Time  `json:"updatedAt"`
+	}
+	out := make([]participationJSON, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, participationJSON{
+			ID: r.ID, CampaignUUID: r.CampaignID, Name: r.Names.In(lang, r.DefaultLanguage), Type: r.Type, Status: r.Status,
+			Reward: web.MoneyString(r.RewardMinor, r.CurrencyCode), CurrencyCode: r.CurrencyCode,
+			SeenAt: r.SeenAt, StartedAt: r.StartedAt, FinishedAt: r.FinishedAt, UpdatedAt: r.UpdatedAt,
+		})
+	}
+	return c.JSON(fiber.Map{"participations": out, "page": page, "pageSize": size, "total": total})
+}
