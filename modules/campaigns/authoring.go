@@ -910,6 +910,12 @@ func checkDefinition(def *Definition) []defIssue {
 			c.money("/competition/prize_amount", comp.PrizeAmount)
 		}
 	}
+	if def.ThankYou.Kind == ThankYouCompetitionInvitation && !isCompetition {
+		c.addf("/thank_you/kind", "a competition_invitation thank-you needs a competition")
+	}
+	if def.ThankYou.OpenInNewTab && def.ThankYou.CompletionURL == "" && def.ThankYou.RedirectURL == "" {
+		c.addf("/thank_you/open_in_new_tab", "open_in_new_tab needs a completion_url or redirect_url to open")
+	}
 	if def.IsWelcome && isCompetition {
 		c.addf("/is_welcome", "a welcome campaign cannot be a competition")
 	}
@@ -989,6 +995,14 @@ func (c *defChecker) question(i int) {
 		if len(q.FreqPeriod) == 0 {
 			c.addf(p+"/freq_period", "frequency needs freq_period: the periods offered (day, week, month, year)")
 		}
+	case ControlSlider, ControlClickBar:
+		if q.MinNum == nil || q.MaxNum == nil {
+			c.addf(p+"/max_num", "%s needs min_num and max_num: the ends of its range", q.ControlType)
+		}
+	case ControlNPS:
+		if (q.MinNum != nil && *q.MinNum != 0) || (q.MaxNum != nil && *q.MaxNum != 10) {
+			c.addf(p+"/min_num", "nps is always scored 0 to 10: leave min_num and max_num out")
+		}
 	case ControlVideo:
 		if strings.TrimSpace(q.VideoID) == "" {
 			c.addf(p+"/videoid", "video needs videoid: the video the member watches")
@@ -1002,6 +1016,13 @@ func (c *defChecker) question(i int) {
 		}
 	}
 
+	if q.ControlType != ControlCheckbox && q.ControlType != ControlMultiImage {
+		for j, o := range q.Answers {
+			if o.Exclusive {
+				c.addf(jsonPointer(p, "answers", j, "exclusive"), "exclusive is only for checkbox and multi_image answers")
+			}
+		}
+	}
 	if q.MinNum != nil && q.MaxNum != nil && *q.MinNum > *q.MaxNum {
 		c.addf(p+"/min_num", "min_num (%v) is greater than max_num (%v)", *q.MinNum, *q.MaxNum)
 	}

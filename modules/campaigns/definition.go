@@ -137,7 +137,8 @@ type Question struct {
 	FreqMax     *int     `json:"freq_max,omitempty"`
 	FreqType    string   `json:"freq_type,omitempty"`   // times, days, hours
 	FreqPeriod  []string `json:"freq_period,omitempty"` // periods offered: day, week, month, year
-	// ScaleAnswers are the points of Likert, smiley and click-bar scales (value is what is stored).
+	// ScaleAnswers are the points of Likert and smiley scales (value is what is stored); click bar,
+	// slider and stepper are numeric ranges (min_num, max_num, step).
 	ScaleAnswers []Option `json:"scale_answers,omitempty"`
 	// ScaleLabels name the ends (and middle) of a scale: min, mid, max.
 	ScaleLabels map[string]Text `json:"scale_labels,omitempty"`

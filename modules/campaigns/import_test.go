@@ -343,3 +343,20 @@ func TestRemovingAQuotaFromTheFileDeletesItsRow(t *testing.T) {
 		assert.Empty(t, s.quotas(t, def.UUID))
 	})
 }
+
+func TestImportRefusesLanguagesThePanelDoesNotOffer(t *testing.T) {
+	eachFixture(t, func(t *testing.T, f *fixture) {
+		cases := map[string]func(*Definition){
+			"default_language":    func(d *Definition) { d.DefaultLanguage, d.Name = "es", Text{"es": "Café"} },
+			"targeting.languages": func(d *Definition) { d.Targeting.Languages = []string{"en", "es"} },
+		}
+		for field, edit := range cases {
+			_, err := f.m.Import(f.ctx, f.other, []*Definition{definition("Coffee", edit)})
+			require.Error(t, err, field)
+			assert.Contains(t, err.Error(), field)
+			assert.Contains(t, err.Error(), `"es" is not a language of panel globex`)
+		}
+		_, err := f.m.Import(f.ctx, f.acme, []*Definition{definition("Coffee", cases["targeting.languages"])})
+		assert.NoError(t, err, "acme offers Spanish")
+	})
+}

@@ -105,6 +105,21 @@ func campaignRow(panel *web.Panel, def *Definition) (*Campaign, error) {
 			return nil, fmt.Errorf("competition.prize_amount: %w", err)
 		}
 	}
+	// A campaign in, or for, a language the panel does not offer would reach no one.
+	if len(panel.Languages) > 0 {
+		var errs []error
+		if lang := cmp.Or(def.DefaultLanguage, "en"); !panel.Offers(lang) {
+			errs = append(errs, fmt.Errorf("default_language %q is not a language of panel %s", lang, panel.Key))
+		}
+		for _, l := range def.Targeting.Languages {
+			if !panel.Offers(l) {
+				errs = append(errs, fmt.Errorf("targeting.languages: %q is not a language of panel %s", l, panel.Key))
+			}
+		}
+		if err := errors.Join(errs...); err != nil {
+			return nil, err
+		}
+	}
 	audience := ""
 	if len(def.Targeting.Languages) > 0 {
 		audience = "," + strings.Join(def.Targeting.Languages, ",") + ","
