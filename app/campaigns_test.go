@@ -444,3 +444,36 @@ func TestHidingAndReportingFromACardWorkWithAndWithoutJavaScript(t *testing.T) {
 		assert.Equal(t, http.StatusForbidden, c.do(http.MethodPost, "/feed/"+cards[3]+"/hide", nil, http.Header{"Content-Type": {"application/x-www-form-urlencoded"}}).StatusCode, "a form post needs its CSRF token")
 	})
 }
+
+func TestTheSurveyScreenShowsTheInvitationAndMarksItSeen(t *testing.T) {
+	eachDialect(t, func(t *testing.T, e *env) {
+		c := e.member()
+		poll := e.campaignID("demo", "Quick poll")
+		page := c.get("/survey/" + poll)
+		require.Equal(t, http.StatusOK, page.StatusCode, page.Body)
+		assert.Contains(t, page.Body, "<h1 id=\"inv-h\" lang=\"en\">Quick poll</h1>")
+		assert.Contains(t, page.Body, "$0.50")
+		assert.Contains(t, page.Body, "1 question")
+		assert.Equal(t, http.StatusOK, c.get("/survey/"+poll+"/q1").StatusCode, "deeper survey paths land on the same screen")
+		res := c.postJSON("/api/v3/campaigns/paged?filter=new&pageSize=50", "")
+		assert.NotContains(t, res.Body, poll, "opening a campaign marks it seen")
+
+		es := e.client("localhost")
+		es.login(DemoEmail, DemoPassword)
+		assert.Contains(t, es.get("/survey/"+poll+"?lang=es").Header.Get("Location"), "/survey/"+poll)
+		assert.Contains(t, es.get("/survey/"+poll).Body, "Encuesta rápida")
+
+		theirs := e.campaignID("northwind", northwindCampaignName(t, e))
+		assert.Equal(t, http.StatusNotFound, c.get("/survey/"+theirs).StatusCode)
+		assert.Equal(t, http.StatusNotFound, c.get("/survey/not-a-uuid").StatusCode)
+
+		newcomer := e.client("localhost")
+		newcomer.get("/join")
+		newcomer.postForm("/join", url.Values{"email": {"fresh@demo.test"}, "password": {"a-good-password"}})
+		res = newcomer.get("/survey/" + poll)
+		require.Equal(t, http.StatusSeeOther, res.StatusCode)
+		welcome := e.campaignID("demo", "About you")
+		assert.Equal(t, "/survey/"+welcome, res.Header.Get("Location"), "the welcome campaign comes first")
+		assert.Equal(t, http.StatusOK, newcomer.get("/survey/"+welcome).StatusCode)
+	})
+}

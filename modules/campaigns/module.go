@@ -62,6 +62,9 @@ func (m *Module) Routes(r fiber.Router) {
 	inst.Post("/:id/skip", m.apiSkip)
 	inst.Post("/:id/report-broken", m.apiReportBroken)
 
+	// The survey screen (the survey engine adds the survey box to it).
+	r.Get("/survey/:campaignUuid/*", private, m.surveyPage)
+
 	// Feed page actions (forms without JavaScript, htmx swaps with it).
 	r.Post("/feed/:id/hide", private, m.hideSubmit)
 	r.Post("/feed/:id/report", private, m.reportSubmit)

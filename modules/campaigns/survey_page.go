@@ -1,0 +1,58 @@
+package campaigns
+
+import (
+	"errors"
+
+	"github.com/canvass/canvass/modules/web"
+	view "github.com/canvass/canvass/views/campaigns"
+	"github.com/gofiber/fiber/v3"
+)
+
+// GET /survey/:campaignUuid/*: the survey screen's invitation card. Opening it marks the
+// campaign seen. A member whose welcome campaign is due is sent to it (spec section 8:
+// invalid_start_go_to_welcome_campaign redirects to the welcome campaign).
+func (m *Module) surveyPage(c fiber.Ctx) error {
+	panel, who, lang := web.PanelOf(c), audience(c), web.LocaleOf(c)
+	d, err := m.Load(c.Context(), panel, who, c.Params("campaignUuid"))
+	var we *web.Error
+	if errors.As(err, &we) && we.Body != nil {
+		if welcome, ok := we.Body["welcome_campaign_uuid"].(string); ok {
+			return c.Redirect().Status(fiber.StatusSeeOther).To("/survey/" + welcome)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if d.Availability == "" {
+		if err := m.store.markSeen(c.Context(), panel.ID, d.GUID, who.ParticipantID, m.now().UTC()); err != nil {
+			return err
+		}
+	}
+	def, fallback := d.Campaign.Definition, d.Campaign.DefaultLanguage
+	props := view.InvitationProps{
+		GUID: d.GUID, Name: d.Name, Description: d.Description, Lang: d.Language,
+		Reward: web.FormatMoney(d.RewardMinor, d.CurrencyCode, lang), Minutes: d.EstimatedMinutes, Questions: d.QuestionCount,
+	}
+	if comp := def.Competition; comp != nil {
+		props.Prize = comp.Prize.In(lang, fallback)
+		if comp.DrawAt != nil {
+			props.DrawDate = comp.DrawAt.UTC().Format("2006-01-02")
+		}
+	}
+	if d.Availability != "" {
+		props.Unavailable = m.kit.T(c, unavailableMessage(d.Availability), nil)
+	}
+	for _, l := range toDetailJSON(d, lang).FooterLinks {
+		props.FooterLinks = append(props.FooterLinks, view.FooterLink{Label: l.Label, Text: l.Text, URL: l.URL})
+	}
+	return m.kit.Render(c, fiber.StatusOK, view.Invitation(props))
+}
+
+// unavailableMessage says why a member cannot take a campaign, by its availability.
+func unavailableMessage(availability string) string {
+	switch availability {
+	case StatusCompleted, StatusScreened, StatusExpired, StatusQuotaFull:
+		return "survey.unavailable_" + availability
+	}
+	return "survey.unavailable"
+}
