@@ -187,7 +187,9 @@ func (m *Module) visible(ctx context.Context, f feedFilter, who Audience, n, off
 	f.Now = m.now().UTC()
 	var out []feedRow
 	skipped := 0
-	batch := max(n, 20)
+	// A little more than n: a few rows may fail profile targeting, and every row read is
+	// scanned and sent for nothing if it is not shown.
+	batch := n + n/4 + 2
 	for {
 		f.Limit = batch
 		rows, err := m.store.feed(ctx, f)
@@ -201,6 +203,9 @@ func (m *Module) visible(ctx context.Context, f feedFilter, who Audience, n, off
 			if skipped < offset {
 				skipped++
 				continue
+			}
+			if err := r.decodeTexts(); err != nil {
+				return nil, err
 			}
 			out = append(out, r)
 			if len(out) == n {
