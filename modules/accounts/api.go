@@ -1,7 +1,6 @@
 package accounts
 
 import (
-	"bytes"
 	"cmp"
 	"crypto/hmac"
 	"crypto/sha256"
@@ -13,25 +12,6 @@ import (
 	"github.com/canvass/canvass/modules/web"
 	"github.com/gofiber/fiber/v3"
 )
-
-// maxJSONBody bounds every account-host payload; a larger one is refused before parsing.
-const maxJSONBody = 16 << 10
-
-// decodeJSON reads a JSON object body: a wrong content type is 415, malformed JSON 400.
-func decodeJSON(c fiber.Ctx, v any) error {
-	if !web.IsJSONRequest(c) {
-		return web.Fail(fiber.StatusUnsupportedMediaType, "error.unsupported_media_type", nil)
-	}
-	body := c.Body()
-	if len(body) > maxJSONBody {
-		return web.Fail(fiber.StatusRequestEntityTooLarge, "error.too_large", nil)
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	if err := dec.Decode(v); err != nil {
-		return web.Fail(fiber.StatusBadRequest, "error.malformed_json", nil)
-	}
-	return nil
-}
 
 // sessionResponse is what login and register answer: the pp-token and the profile.
 func (m *Module) sessionResponse(c fiber.Ctx, status int, issued *Issued) error {
@@ -47,7 +27,7 @@ func (m *Module) sessionResponse(c fiber.Ctx, status int, issued *Issued) error 
 // POST /ah/api/v2/user/register
 func (m *Module) apiRegister(c fiber.Ctx) error {
 	var in RegisterInput
-	if err := decodeJSON(c, &in); err != nil {
+	if err := web.DecodeJSON(c, &in); err != nil {
 		return err
 	}
 	if web.MemberOf(c) != nil {
@@ -67,7 +47,7 @@ func (m *Module) apiLogin(c fiber.Ctx) error {
 		Password       string `json:"password"`
 		ParentFrameURL string `json:"parentFrameUrl"`
 	}
-	if err := decodeJSON(c, &in); err != nil {
+	if err := web.DecodeJSON(c, &in); err != nil {
 		return err
 	}
 	issued, err := m.svc.Login(c.Context(), web.PanelOf(c), in.Email, in.Password, client(c))
@@ -84,7 +64,7 @@ func (m *Module) apiResetPassword(c fiber.Ctx) error {
 		Password    string `json:"password"`
 		NewPassword string `json:"newPassword"`
 	}
-	if err := decodeJSON(c, &in); err != nil {
+	if err := web.DecodeJSON(c, &in); err != nil {
 		return err
 	}
 	if _, err := m.svc.ResetPassword(c.Context(), web.PanelOf(c), in.Token, cmp.Or(in.Password, in.NewPassword)); err != nil {
@@ -102,7 +82,7 @@ func (m *Module) apiForgotPassword(c fiber.Ctx) error {
 		SrcHost string `json:"srcHost"`
 		SrcPath string `json:"srcPath"`
 	}
-	if err := decodeJSON(c, &in); err != nil {
+	if err := web.DecodeJSON(c, &in); err != nil {
 		return err
 	}
 	panel := web.PanelOf(c)
@@ -162,7 +142,7 @@ func (m *Module) apiProfile(c fiber.Ctx) error {
 // POST /ah/api/v1/user/profile with the changed fields.
 func (m *Module) apiSaveProfile(c fiber.Ctx) error {
 	var raw json.RawMessage
-	if err := decodeJSON(c, &raw); err != nil {
+	if err := web.DecodeJSON(c, &raw); err != nil {
 		return err
 	}
 	if err := m.svc.SaveProfile(c.Context(), web.PanelOf(c), web.MemberOf(c), raw); err != nil {

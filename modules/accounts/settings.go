@@ -87,7 +87,7 @@ func (m *Module) apiChangePassword(c fiber.Ctx) error {
 		OldPassword string `json:"oldPassword"`
 		NewPassword string `json:"newPassword"`
 	}
-	if err := decodeJSON(c, &in); err != nil {
+	if err := web.DecodeJSON(c, &in); err != nil {
 		return err
 	}
 	if err := m.svc.ChangePassword(c.Context(), web.MemberOf(c), in.OldPassword, in.NewPassword); err != nil {

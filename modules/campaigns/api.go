@@ -217,18 +217,12 @@ func (m *Module) reportJSON(r Report) reportJSON {
 
 // POST campaigns/{id}/report-broken {reasonCode, reasonText}
 func (m *Module) apiReportBroken(c fiber.Ctx) error {
-	if !web.IsJSONRequest(c) {
-		return web.Fail(fiber.StatusUnsupportedMediaType, "error.unsupported_media_type", nil)
-	}
 	var in struct {
 		ReasonCode string `json:"reasonCode"`
 		ReasonText string `json:"reasonText"`
 	}
-	if len(c.Body()) > 16<<10 {
-		return web.Fail(fiber.StatusRequestEntityTooLarge, "error.too_large", nil)
-	}
-	if err := json.Unmarshal(c.Body(), &in); err != nil {
-		return web.Fail(fiber.StatusBadRequest, "error.malformed_json", nil)
+	if err := web.DecodeJSON(c, &in); err != nil {
+		return err
 	}
 	r, created, err := m.Report(c.Context(), web.PanelOf(c), audience(c), c.Params("id"), in.ReasonCode, in.ReasonText)
 	if err != nil {

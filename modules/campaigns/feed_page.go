@@ -2,6 +2,7 @@ package campaigns
 
 import (
 	"encoding/json"
+	"errors"
 	"net/url"
 	"strconv"
 
@@ -125,7 +126,7 @@ func (m *Module) hideSubmit(c fiber.Ctx) error {
 // POST /feed/:id/report {reasonCode, reasonText}
 func (m *Module) reportSubmit(c fiber.Ctx) error {
 	_, _, err := m.Report(c.Context(), web.PanelOf(c), audience(c), c.Params("id"), c.FormValue("reasonCode"), c.FormValue("reasonText"))
-	if we, ok := err.(*web.Error); ok && we.Status == fiber.StatusBadRequest {
+	if we := (*web.Error)(nil); errors.As(err, &we) && we.Status == fiber.StatusBadRequest {
 		// The form's own checks make this rare: say what is wrong and keep the card.
 		msg := we.ToAPI(m.kit.Tr(c)).Message
 		if web.IsHTMX(c) {

@@ -133,7 +133,7 @@ func (f *fixture) fillQuota(campaignID, quotaID string, completes int) {
 func TestAMemberNeverSeesAnotherPanelsCampaigns(t *testing.T) {
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		mine := f.campaigns(f.acme, definition("Ours"))[0]
-		theirs := f.campaigns(f.other, definition("Theirs"))[0]
+		theirs := f.campaigns(f.globex, definition("Theirs"))[0]
 		who := f.member(f.acme, "en", true, nil)
 
 		page, err := f.m.Feed(f.ctx, f.acme, who, FeedQuery{})

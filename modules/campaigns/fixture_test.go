@@ -18,13 +18,13 @@ import (
 // fixture is a database with two panels (acme in USD, globex in GBP), the campaigns
 // module over it, and a clock the test moves.
 type fixture struct {
-	t     *testing.T
-	ctx   context.Context
-	db    *gorm.DB
-	m     *Module
-	acme  *web.Panel
-	other *web.Panel
-	clock time.Time
+	t      *testing.T
+	ctx    context.Context
+	db     *gorm.DB
+	m      *Module
+	acme   *web.Panel
+	globex *web.Panel
+	clock  time.Time
 }
 
 // eachFixture runs fn on SQLite and, when configured, PostgreSQL.
@@ -34,7 +34,7 @@ func eachFixture(t *testing.T, fn func(t *testing.T, f *fixture)) {
 		f.m = New(Deps{DB: db})
 		f.m.now = func() time.Time { return f.clock }
 		f.acme = f.panel("acme", "USD", "en", "es")
-		f.other = f.panel("globex", "GBP", "en")
+		f.globex = f.panel("globex", "GBP", "en")
 		fn(t, f)
 	})
 }

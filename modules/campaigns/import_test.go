@@ -1,49 +1,20 @@
 package campaigns
 
 import (
-	"context"
 	"testing"
 	"time"
 
-	"github.com/canvass/canvass/migrations/dbtest"
-	"github.com/canvass/canvass/modules/tenancy"
 	"github.com/canvass/canvass/modules/web"
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"gorm.io/gorm"
 )
 
-// importSetup is a migrated database with two panels (acme in USD, globex in GBP) and the
-// module over it, on a clock the test moves.
-type importSetup struct {
-	ctx    context.Context
-	db     *gorm.DB
-	m      *Module
-	acme   *web.Panel
-	globex *web.Panel
-	clock  time.Time
-}
+// importSetup is the module fixture: acme (USD; en, es) and globex (GBP; en) on a clock
+// the test moves.
+type importSetup = fixture
 
-func eachImportSetup(t *testing.T, fn func(t *testing.T, s *importSetup)) {
-	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
-		s := &importSetup{ctx: context.Background(), db: db, clock: time.Date(2026, 5, 4, 10, 0, 0, 0, time.UTC)}
-		s.m = New(Deps{DB: db})
-		s.m.now = func() time.Time { return s.clock }
-		s.acme = s.panel(t, "acme", "USD")
-		s.globex = s.panel(t, "globex", "GBP")
-		fn(t, s)
-	})
-}
-
-func (s *importSetup) panel(t *testing.T, key, currency string) *web.Panel {
-	var spec tenancy.PanelSpec
-	spec.Instance.Code, spec.Key, spec.Name, spec.CurrencyCode = key, key, "Panel "+key, currency
-	spec.Hosts, spec.Languages = []string{key + ".example.com"}, []string{"en"}
-	id, err := tenancy.NewStore(s.db).Apply(s.ctx, spec)
-	require.NoError(t, err)
-	return &web.Panel{ID: id, Key: key, CurrencyCode: currency}
-}
+func eachImportSetup(t *testing.T, fn func(t *testing.T, s *importSetup)) { eachFixture(t, fn) }
 
 func (s *importSetup) campaign(t *testing.T, id string) Campaign {
 	t.Helper()
@@ -351,7 +322,7 @@ func TestImportRefusesLanguagesThePanelDoesNotOffer(t *testing.T) {
 			"targeting.languages": func(d *Definition) { d.Targeting.Languages = []string{"en", "es"} },
 		}
 		for field, edit := range cases {
-			_, err := f.m.Import(f.ctx, f.other, []*Definition{definition("Coffee", edit)})
+			_, err := f.m.Import(f.ctx, f.globex, []*Definition{definition("Coffee", edit)})
 			require.Error(t, err, field)
 			assert.Contains(t, err.Error(), field)
 			assert.Contains(t, err.Error(), `"es" is not a language of panel globex`)
