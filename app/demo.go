@@ -46,6 +46,8 @@ func demoPanels() []tenancy.PanelSpec {
 const (
 	DemoEmail    = "member@demo.test"
 	DemoPassword = "demo-password-1"
+	// DemoStartingBalance is the demo member's manual entry, in the demo panel's USD.
+	DemoStartingBalance = "25.00"
 )
 
 // LoadDemo applies the demo tenants and the demo member; running it again changes nothing.
@@ -69,6 +71,15 @@ func LoadDemo(ctx context.Context, app *App) error {
 	}, accounts.Metadata{"welcomeCampaignCompleted": true})
 	if err != nil {
 		return fmt.Errorf("demo member: %w", err)
+	}
+	// The demo member starts with a balance, so the transactions page and redeeming have
+	// something to show; the key makes a second run a no-op.
+	pid, err := app.Accounts.Service().ParticipantByEmail(ctx, panel, DemoEmail)
+	if err != nil {
+		return fmt.Errorf("demo member: %w", err)
+	}
+	if _, _, err := app.Wallet.Adjust(ctx, panel, pid, DemoStartingBalance, "Welcome bonus", "demo", "demo-starting-balance"); err != nil {
+		return fmt.Errorf("demo member's starting balance: %w", err)
 	}
 	return nil
 }

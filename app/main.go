@@ -7,6 +7,10 @@
 //	canvass campaigns validate FILE...    check campaign files (YAML or JSON); needs no database
 //	canvass campaigns import --panel KEY FILE...
 //	                                      create or update a panel's campaigns, all or none
+//	canvass ledger adjust --panel KEY --member EMAIL --amount 5.00 --reason "..."
+//	                                      an operator's manual entry (negative debits)
+//	canvass ledger balance --panel KEY --member EMAIL
+//	canvass ledger reconcile              check every cached balance against its entries
 package main
 
 import (
@@ -54,6 +58,14 @@ func run(ctx context.Context, args []string, log *slog.Logger) error {
 		}
 		campaignsImport = ci
 	}
+	var ledger *ledgerCommand
+	if cmd == "ledger" {
+		lc, err := prepareLedgerCommand(args)
+		if err != nil {
+			return err
+		}
+		ledger = lc
+	}
 	cfg, err := osConfig()
 	if err != nil {
 		return fmt.Errorf("configuration: %w", err)
@@ -92,8 +104,14 @@ func run(ctx context.Context, args []string, log *slog.Logger) error {
 			return err
 		}
 		return campaignsImport.run(ctx, app, os.Stdout)
+	case "ledger":
+		app, err := NewApp(cfg, db, log, Options{})
+		if err != nil {
+			return err
+		}
+		return ledger.run(ctx, app, os.Stdout)
 	default:
-		return fmt.Errorf("unknown command %q (serve, migrate, demo, tenant apply, campaigns validate, campaigns import)", cmd)
+		return fmt.Errorf("unknown command %q (serve, migrate, demo, tenant apply, campaigns validate, campaigns import, ledger adjust, ledger balance, ledger reconcile)", cmd)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/canvass/canvass/modules/mailer"
 	"github.com/canvass/canvass/modules/ratelimit"
 	"github.com/canvass/canvass/modules/tenancy"
+	"github.com/canvass/canvass/modules/wallet"
 	"github.com/canvass/canvass/modules/web"
 	"github.com/canvass/canvass/static"
 	"github.com/gofiber/fiber/v3"
@@ -31,6 +32,7 @@ type App struct {
 	Accounts  *accounts.Module
 	Campaigns *campaigns.Module
 	Events    *events.Module
+	Wallet    *wallet.Module
 	Home      *home.Module
 }
 
@@ -68,6 +70,8 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	a.Accounts = accounts.New(accounts.Deps{DB: db, Kit: kit, Limiter: limiter, Mail: mail, Log: log, BaseURL: cfg.BaseURL})
 	a.Campaigns = campaigns.New(campaigns.Deps{DB: db, Kit: kit, Log: log, Guard: a.Accounts})
 	a.Events = events.New(db)
+	a.Wallet = wallet.New(wallet.Deps{DB: db, Kit: kit, Log: log, Guard: a.Accounts})
+	a.Campaigns.AddReports(transactionReports(a.Wallet))
 	a.Home = home.New(kit, a.Accounts, func(ctx context.Context) error {
 		sqlDB, err := db.DB()
 		if err != nil {
@@ -109,9 +113,26 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	a.Accounts.Routes(f)
 	a.Campaigns.Routes(f)
 	a.Events.Routes(f)
+	a.Wallet.Routes(f)
 	a.Home.SetFeed(a.Campaigns.FeedPage)
 	a.Home.Routes(f)
 	f.Use(a.Home.Fallback)
 	a.Fiber = f
 	return a, nil
+}
+
+// transactionReports lets user/reports list the wallet's transaction reports beside the
+// campaign reports, without either module knowing the other.
+func transactionReports(w *wallet.Module) campaigns.ReportSource {
+	return func(ctx context.Context, participantID string) ([]web.ReportJSON, error) {
+		list, err := w.Reports(ctx, participantID)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]web.ReportJSON, 0, len(list))
+		for _, r := range list {
+			out = append(out, w.ReportJSON(r))
+		}
+		return out, nil
+	}
 }

@@ -6,7 +6,8 @@ import htmx from 'htmx.org'
 import './lib/toast.css'
 import { csrfToken } from './lib/csrf'
 import { startLoader } from './loader'
-import { startToaster } from './lib/toast'
+import { startToaster, toast } from './lib/toast'
+import { t } from './lib/i18n'
 import './registry'
 
 declare global {
@@ -34,6 +35,16 @@ document.addEventListener('htmx:configRequest', (e) => {
   const token = csrfToken()
   if (token) detail.headers['X-XSRF-TOKEN'] = token
 })
+
+// A failed swap says so (a month of transactions that did not load, a hidden campaign that
+// was not hidden): the element's data-error text, else the generic message.
+const failed = (e: Event) => {
+  const elt = (e as CustomEvent<{ elt?: Element }>).detail?.elt
+  const own = elt?.closest<HTMLElement>('[data-error]')?.dataset.error
+  toast(own || t('errors.generic', undefined, 'Oops, something went wrong'), { type: 'error' })
+}
+document.addEventListener('htmx:responseError', failed)
+document.addEventListener('htmx:sendError', failed)
 
 startToaster()
 startLoader()

@@ -11,4 +11,6 @@
  *
  *   register('survey-box', () => import('./survey-box'))
  */
-export {}
+import { register } from './loader'
+
+register('transaction-filters', () => import('./transaction-filters'))

@@ -25,6 +25,7 @@ type Page struct {
 	CSRFToken   string
 	Member      *Member
 	Balance     string // formatted balance for the header slot; empty hides the slot
+	Payment     *PaymentNotice
 	Scripts     []string
 	Preloads    []string
 	Styles      []string
@@ -36,6 +37,13 @@ type Page struct {
 	AnalyticsID string
 	// ClientMessages are the translations scripts need (toasts, islands), embedded as #i18n.
 	ClientMessages map[string]string
+}
+
+// PaymentNotice is the spec's notification.payment: credits that arrived since the member
+// last looked, until they dismiss it.
+type PaymentNotice struct {
+	Amount string // formatted
+	UpTo   int64  // dismissing marks the member's entries up to this one as seen
 }
 
 // Language is one language the panel offers.

@@ -499,3 +499,16 @@ func (s *Service) EnsureMember(ctx context.Context, panel *web.Panel, in Registe
 	}
 	return nil
 }
+
+// ParticipantByEmail finds the participant id of a panel's member by email (operator tooling).
+func (s *Service) ParticipantByEmail(ctx context.Context, panel *web.Panel, email string) (string, error) {
+	ah, err := s.store.HolderByEmail(ctx, panel.ID, NormalizeEmail(email))
+	if err != nil {
+		return "", fmt.Errorf("member %s of panel %s: %w", email, panel.Key, err)
+	}
+	p, err := s.store.ParticipantOf(ctx, ah.ID)
+	if err != nil {
+		return "", err
+	}
+	return p.ID, nil
+}

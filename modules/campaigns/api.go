@@ -3,7 +3,7 @@ package campaigns
 import (
 	"bytes"
 	"encoding/json"
-	"strconv"
+	"slices"
 	"time"
 
 	"github.com/canvass/canvass/modules/web"
@@ -55,19 +55,6 @@ func listJSON(cards []Card) []campaignJSON {
 // audience describes the request's member for eligibility.
 func audience(c fiber.Ctx) Audience { return AudienceOf(web.MemberOf(c), web.LocaleOf(c)) }
 
-// queryInt reads an optional integer query parameter; anything but digits is a 400 naming it.
-func queryInt(c fiber.Ctx, name string, def int) (int, error) {
-	s := c.Query(name)
-	if s == "" {
-		return def, nil
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		return 0, web.Invalid(name, "error.not_a_number", nil)
-	}
-	return n, nil
-}
-
 // maxSkipBody bounds the skip list body: 1000 guids of 36 characters with quotes and commas.
 const maxSkipBody = 48 << 10
 
@@ -76,13 +63,13 @@ const maxSkipBody = 48 << 10
 func (m *Module) apiPaged(c fiber.Ctx) error {
 	q := FeedQuery{Page: c.Query("page"), Filter: c.Query("filter")}
 	var err error
-	if q.PageSize, err = queryInt(c, "pageSize", DefaultPageSize); err != nil {
+	if q.PageSize, err = web.QueryInt(c, "pageSize", DefaultPageSize); err != nil {
 		return err
 	}
 	if q.PageSize == 0 { // zero means "the default" only to Go callers
 		return web.Invalid("pageSize", "error.feed_page_size", map[string]any{"Max": MaxPageSize})
 	}
-	if q.SkipCount, err = queryInt(c, "skipCount", 0); err != nil {
+	if q.SkipCount, err = web.QueryInt(c, "skipCount", 0); err != nil {
 		return err
 	}
 	if mode := c.Query("mode"); mode != "" && mode != "list" {
@@ -200,19 +187,8 @@ func (m *Module) apiSkip(c fiber.Ctx) error {
 	return c.JSON(fiber.Map{"guid": c.Params("id"), "hidden": true})
 }
 
-// reportJSON is a report in user/reports (spec: campaignUuid, transactionUuid, createdAt).
-type reportJSON struct {
-	ID              string    `json:"id"`
-	CampaignUUID    string    `json:"campaignUuid"`
-	TransactionUUID *string   `json:"transactionUuid"`
-	ReasonCode      string    `json:"reasonCode"`
-	ReasonText      string    `json:"reasonText,omitempty"`
-	CreatedAt       time.Time `json:"createdAt"`
-	Recent          bool      `json:"recent"`
-}
-
-func (m *Module) reportJSON(r Report) reportJSON {
-	return reportJSON{ID: r.ID, CampaignUUID: r.CampaignID, ReasonCode: r.ReasonCode, ReasonText: r.ReasonText, CreatedAt: r.CreatedAt, Recent: m.IsRecent(r)}
+func (m *Module) reportJSON(r Report) web.ReportJSON {
+	return web.ReportJSON{ID: r.ID, CampaignUUID: &r.CampaignID, ReasonCode: r.ReasonCode, ReasonText: r.ReasonText, CreatedAt: r.CreatedAt, Recent: m.IsRecent(r)}
 }
 
 // POST campaigns/{id}/report-broken {reasonCode, reasonText}
@@ -241,20 +217,29 @@ func (m *Module) apiReports(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	out := make([]reportJSON, 0, len(list))
+	out := make([]web.ReportJSON, 0, len(list))
 	for _, r := range list {
 		out = append(out, m.reportJSON(r))
 	}
+	for _, source := range m.reportSources {
+		more, err := source(c.Context(), audience(c).ParticipantID)
+		if err != nil {
+			return err
+		}
+		out = append(out, more...)
+	}
+	// Newest first across campaign and transaction reports.
+	slices.SortStableFunc(out, func(a, b web.ReportJSON) int { return b.CreatedAt.Compare(a.CreatedAt) })
 	return c.JSON(fiber.Map{"reports": out})
 }
 
 // GET /api/v3/participations/paged?page=1&pageSize=10
 func (m *Module) apiParticipations(c fiber.Ctx) error {
-	page, err := queryInt(c, "page", 1)
+	page, err := web.QueryInt(c, "page", 1)
 	if err != nil {
 		return err
 	}
-	size, err := queryInt(c, "pageSize", DefaultPageSize)
+	size, err := web.QueryInt(c, "pageSize", DefaultPageSize)
 	if err != nil {
 		return err
 	}

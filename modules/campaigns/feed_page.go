@@ -21,7 +21,7 @@ const maxFeedPages = 20
 // htmx the next cards after those already shown (their guids sent as skip=...).
 func (m *Module) FeedPage(c fiber.Ctx) error {
 	panel, who := web.PanelOf(c), audience(c)
-	page, err := queryInt(c, "page", 1)
+	page, err := web.QueryInt(c, "page", 1)
 	if err != nil || page < 1 || page > maxFeedPages {
 		return web.Invalid("page", "error.page", nil)
 	}

@@ -3,6 +3,7 @@
 package campaigns
 
 import (
+	"context"
 	"log/slog"
 	"time"
 
@@ -33,7 +34,16 @@ type Module struct {
 	log   *slog.Logger
 	guard Guard
 	now   func() time.Time
+
+	reportSources []ReportSource
 }
+
+// ReportSource lists reports another module keeps for a member (the wallet's transaction
+// reports), for user/reports.
+type ReportSource func(ctx context.Context, participantID string) ([]web.ReportJSON, error)
+
+// AddReports adds a source of reports to user/reports.
+func (m *Module) AddReports(s ReportSource) { m.reportSources = append(m.reportSources, s) }
 
 func New(d Deps) *Module {
 	return &Module{kit: d.Kit, db: d.DB, store: &Store{db: d.DB}, log: d.Log, guard: d.Guard, now: time.Now}

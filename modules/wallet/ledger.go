@@ -1,0 +1,224 @@
+package wallet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/canvass/canvass/migrations"
+	"github.com/canvass/canvass/modules/web"
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgconn"
+	"gorm.io/gorm"
+)
+
+// Movement is one credit or debit asked of the ledger.
+type Movement struct {
+	Panel         *web.Panel // the member's panel: the wallet keeps its currency
+	ParticipantID string
+	Amount        int64  // minor units, always positive: Credit adds it, Debit takes it
+	Currency      string // must be the panel's currency
+	Origin        Origin
+	// Key makes the movement happen once per member: a second movement with the same key
+	// returns the first entry (campaign:<uuid> for a completion, redeem:<idempotency key>).
+	Key          string
+	CampaignID   string
+	RedemptionID string
+	Competition  bool
+	Title        string // what the member reads in the transactions list
+	Reason       string // an operator's reason (manual entries)
+	Operator     string
+}
+
+// Errors of the ledger; handlers map them to the spec's error shape in errors.go.
+var (
+	ErrInsufficientFunds = errors.New("the balance does not cover the amount")
+	ErrAmount            = errors.New("the amount must be more than zero")
+	ErrCurrency          = errors.New("the amount is not in the panel's currency")
+	ErrKeyReused         = errors.New("the key was used for a different movement")
+	ErrOrigin            = errors.New("unknown origin")
+)
+
+// maxAttempts bounds the retries of a movement that lost a serialization race.
+const maxAttempts = 5
+
+// Credit adds mv.Amount to the member's balance in its own transaction. created is false
+// when an entry with mv.Key already existed; that entry is returned and nothing moves.
+func (m *Module) Credit(ctx context.Context, mv Movement) (entry *Entry, created bool, err error) {
+	err = m.inTx(ctx, func(tx *gorm.DB) error {
+		entry, created, err = m.CreditTx(tx, mv)
+		return err
+	})
+	return entry, created, err
+}
+
+// Debit takes mv.Amount from the member's balance in its own transaction, only if the
+// balance covers it (checked under the wallet's lock, in the transaction that writes it).
+func (m *Module) Debit(ctx context.Context, mv Movement) (entry *Entry, created bool, err error) {
+	err = m.inTx(ctx, func(tx *gorm.DB) error {
+		entry, created, err = m.DebitTx(tx, mv)
+		return err
+	})
+	return entry, created, err
+}
+
+// CreditTx is Credit inside the caller's transaction (the survey engine completes a
+// participation and pays it in one transaction).
+func (m *Module) CreditTx(tx *gorm.DB, mv Movement) (*Entry, bool, error) { return m.move(tx, mv, +1) }
+
+// DebitTx is Debit inside the caller's transaction (a redemption records itself and
+// debits in one transaction).
+func (m *Module) DebitTx(tx *gorm.DB, mv Movement) (*Entry, bool, error) { return m.move(tx, mv, -1) }
+
+func (mv Movement) check() error {
+	switch {
+	case mv.Panel == nil || mv.ParticipantID == "":
+		return fmt.Errorf("movement without a panel or member")
+	case mv.Amount <= 0:
+		return ErrAmount
+	case !strings.EqualFold(mv.Currency, mv.Panel.CurrencyCode):
+		return fmt.Errorf("%s for a %s panel: %w", mv.Currency, mv.Panel.CurrencyCode, ErrCurrency)
+	case mv.Origin != OriginCampaign && mv.Origin != OriginRedeem && mv.Origin != OriginManual:
+		return fmt.Errorf("%q: %w", mv.Origin, ErrOrigin)
+	}
+	return nil
+}
+
+// move writes one entry: lock the wallet row, check the key, the currency and the balance,
+// then update the wallet, append the entry and count it in its month.
+func (m *Module) move(tx *gorm.DB, mv Movement, sign int64) (*Entry, bool, error) {
+	if err := mv.check(); err != nil {
+		return nil, false, err
+	}
+	now := m.now().UTC().Truncate(time.Microsecond)
+	currency := strings.ToUpper(mv.Panel.CurrencyCode)
+	if err := tx.Exec(`INSERT INTO wallets (participant_id, panel_id, currency_code, balance_minor, entry_count, seen_seq, updated_at)
+		VALUES (?, ?, ?, 0, 0, 0, ?) ON CONFLICT (participant_id) DO NOTHING`, mv.ParticipantID, mv.Panel.ID, currency, now).Error; err != nil {
+		return nil, false, fmt.Errorf("open wallet of %s: %w", mv.ParticipantID, err)
+	}
+	w, err := lockWallet(tx, mv.ParticipantID)
+	if err != nil {
+		return nil, false, err
+	}
+	if w.PanelID != mv.Panel.ID {
+		return nil, false, fmt.Errorf("member %s is not of panel %s: %w", mv.ParticipantID, mv.Panel.Key, web.ErrNotFound)
+	}
+	if w.CurrencyCode != currency {
+		return nil, false, fmt.Errorf("wallet in %s, movement in %s: %w", w.CurrencyCode, currency, ErrCurrency)
+	}
+	if mv.Key != "" {
+		var prior Entry
+		err := tx.Where("participant_id = ? AND natural_key = ?", mv.ParticipantID, mv.Key).Take(&prior).Error
+		if err == nil {
+			if prior.AmountMinor != sign*mv.Amount || prior.Origin != mv.Origin {
+				return nil, false, fmt.Errorf("key %s: %w", mv.Key, ErrKeyReused)
+			}
+			return &prior, false, nil
+		}
+		if !errors.Is(err, gorm.ErrRecordNotFound) {
+			return nil, false, fmt.Errorf("look up ledger key %s: %w", mv.Key, err)
+		}
+	}
+	balance := w.BalanceMinor + sign*mv.Amount
+	if balance < 0 {
+		return nil, false, ErrInsufficientFunds
+	}
+	e := &Entry{
+		ID: uuid.NewString(), ParticipantID: mv.ParticipantID, Seq: w.EntryCount + 1, PanelID: mv.Panel.ID,
+		AmountMinor: sign * mv.Amount, CurrencyCode: currency, BalanceAfter: balance, Origin: mv.Origin,
+		Competition: mv.Competition, CampaignID: optional(mv.CampaignID), RedemptionID: optional(mv.RedemptionID),
+		Title: mv.Title, Reason: mv.Reason, Operator: mv.Operator, NaturalKey: optional(mv.Key), CreatedAt: now,
+	}
+	// The WHERE repeats what the lock guarantees, so a broken lock can never overdraw.
+	res := tx.Exec(`UPDATE wallets SET balance_minor = ?, entry_count = ?, updated_at = ?
+		WHERE participant_id = ? AND entry_count = ? AND balance_minor + ? >= 0`,
+		balance, e.Seq, now, mv.ParticipantID, w.EntryCount, sign*mv.Amount)
+	if res.Error != nil {
+		return nil, false, fmt.Errorf("update wallet of %s: %w", mv.ParticipantID, res.Error)
+	}
+	if res.RowsAffected != 1 {
+		return nil, false, fmt.Errorf("wallet of %s changed under its lock: %w", mv.ParticipantID, errConflict)
+	}
+	if err := tx.Create(e).Error; err != nil {
+		return nil, false, fmt.Errorf("append ledger entry: %w", err)
+	}
+	credited, debited, redemptions, competitions := e.AmountMinor, int64(0), 0, 0
+	if sign < 0 {
+		credited, debited = 0, mv.Amount
+	}
+	if mv.Origin == OriginRedeem {
+		redemptions = 1
+	}
+	if mv.Competition {
+		competitions = 1
+	}
+	if err := tx.Exec(`INSERT INTO ledger_months (participant_id, year, month, entries, competitions, redemptions, credited_minor, debited_minor)
+		VALUES (?, ?, ?, 1, ?, ?, ?, ?)
+		ON CONFLICT (participant_id, year, month) DO UPDATE SET
+			entries = ledger_months.entries + 1,
+			competitions = ledger_months.competitions + excluded.competitions,
+			redemptions = ledger_months.redemptions + excluded.redemptions,
+			credited_minor = ledger_months.credited_minor + excluded.credited_minor,
+			debited_minor = ledger_months.debited_minor + excluded.debited_minor`,
+		mv.ParticipantID, now.Year(), int(now.Month()), competitions, redemptions, credited, debited).Error; err != nil {
+		return nil, false, fmt.Errorf("count ledger month: %w", err)
+	}
+	return e, true, nil
+}
+
+// lockWallet reads the wallet row and holds it until the transaction ends: FOR UPDATE on
+// PostgreSQL; on SQLite every write transaction begins IMMEDIATE and so already holds the
+// database's write lock.
+func lockWallet(tx *gorm.DB, participantID string) (*Wallet, error) {
+	q := `SELECT participant_id, panel_id, currency_code, balance_minor, entry_count, seen_seq, updated_at FROM wallets WHERE participant_id = ?`
+	if migrations.DialectOf(tx) == migrations.Postgres {
+		q += ` FOR UPDATE`
+	}
+	var w Wallet
+	if err := tx.Raw(q, participantID).Scan(&w).Error; err != nil {
+		return nil, fmt.Errorf("lock wallet of %s: %w", participantID, err)
+	}
+	if w.ParticipantID == "" {
+		return nil, fmt.Errorf("wallet of %s: %w", participantID, web.ErrNotFound)
+	}
+	return &w, nil
+}
+
+// errConflict is a lost race that a new attempt resolves.
+var errConflict = errors.New("concurrent update")
+
+// inTx runs fn in a transaction, again (bounded) when it lost a serialization race.
+func (m *Module) inTx(ctx context.Context, fn func(tx *gorm.DB) error) error {
+	var err error
+	for attempt := 1; attempt <= maxAttempts; attempt++ {
+		err = m.db.WithContext(ctx).Transaction(fn)
+		if err == nil || !retryable(err) || ctx.Err() != nil {
+			return err
+		}
+		time.Sleep(time.Duration(attempt*attempt) * 5 * time.Millisecond)
+	}
+	return fmt.Errorf("after %d attempts: %w", maxAttempts, err)
+}
+
+// retryable tells a lost race (serialization failure, deadlock, busy SQLite, a duplicate key
+// another transaction wrote first) from a real failure.
+func retryable(err error) bool {
+	if errors.Is(err, errConflict) || errors.Is(err, gorm.ErrDuplicatedKey) {
+		return true
+	}
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		return pg.Code == "40001" || pg.Code == "40P01" || pg.Code == "23505"
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "database is locked") || strings.Contains(msg, "SQLITE_BUSY")
+}
+
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
