@@ -5,23 +5,26 @@
 -- One row per member: the cached balance (the sum of the member's entries, reconciled in
 -- tests and by `canvass ledger reconcile`) and the entry counter that numbers entries.
 -- Every money movement locks this row first, so a debit checks and writes the balance in
--- one statement and entries of a member are numbered without gaps.
+-- one transaction and a member's entries are numbered without gaps. The payment
+-- notification shows the credits numbered above seen_seq.
 CREATE TABLE wallets (
     participant_id  TEXT PRIMARY KEY REFERENCES participants (id) ON DELETE CASCADE,
     panel_id        TEXT NOT NULL REFERENCES panels (id) ON DELETE CASCADE,
     currency_code   TEXT NOT NULL,
     balance_minor   BIGINT NOT NULL DEFAULT 0 CHECK (balance_minor >= 0),
     entry_count     BIGINT NOT NULL DEFAULT 0,
-    -- The payment notification shows credits numbered above this (what the member has seen).
     seen_seq        BIGINT NOT NULL DEFAULT 0,
     updated_at      TIMESTAMP NOT NULL
 );
 
--- Entries are never updated or deleted.
+-- Entries are never updated or deleted. id is the spec's transactionUuid; seq numbers a
+-- member's entries 1, 2, ...; title is what the member reads, as of the movement; reason
+-- and operator are an operator's (manual entries); natural_key (campaign:<uuid>,
+-- redeem:<key>) makes a movement happen once per member.
 CREATE TABLE ledger_entries (
-    id              TEXT PRIMARY KEY,                -- the spec's transactionUuid
+    id              TEXT PRIMARY KEY,
     participant_id  TEXT NOT NULL REFERENCES wallets (participant_id) ON DELETE CASCADE,
-    seq             BIGINT NOT NULL,                 -- 1, 2, ... per member
+    seq             BIGINT NOT NULL,
     panel_id        TEXT NOT NULL,
     amount_minor    BIGINT NOT NULL CHECK (amount_minor <> 0),
     currency_code   TEXT NOT NULL,
@@ -30,10 +33,10 @@ CREATE TABLE ledger_entries (
     competition     BOOLEAN NOT NULL DEFAULT FALSE,
     campaign_id     TEXT NULL,
     redemption_id   TEXT NULL,
-    title           TEXT NOT NULL DEFAULT '',        -- what the member reads, as of the movement
-    reason          TEXT NOT NULL DEFAULT '',        -- an operator's reason
+    title           TEXT NOT NULL DEFAULT '',
+    reason          TEXT NOT NULL DEFAULT '',
     operator        TEXT NOT NULL DEFAULT '',
-    natural_key     TEXT NULL,                       -- e.g. campaign:<uuid>: credited once
+    natural_key     TEXT NULL,
     created_at      TIMESTAMP NOT NULL,
     UNIQUE (participant_id, seq),
     UNIQUE (participant_id, natural_key)

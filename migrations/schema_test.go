@@ -12,6 +12,7 @@ import (
 	"github.com/canvass/canvass/modules/events"
 	"github.com/canvass/canvass/modules/ratelimit"
 	"github.com/canvass/canvass/modules/tenancy"
+	"github.com/canvass/canvass/modules/wallet"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gorm.io/gorm"
@@ -26,6 +27,7 @@ func allModels() []any {
 	out = append(out, ratelimit.Models()...)
 	out = append(out, campaigns.Models()...)
 	out = append(out, events.Models()...)
+	out = append(out, wallet.Models()...)
 	return out
 }
 
