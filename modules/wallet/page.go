@@ -18,7 +18,14 @@ func (m *Module) pageHeader(c fiber.Ctx, p *views.Page) {
 	if member == nil || panel == nil || web.IsHTMX(c) {
 		return
 	}
-	b, pay, err := m.header(c.Context(), panel, member.ParticipantID)
+	var b Balance
+	var pay *Payment
+	var err error
+	if w, ok := c.Locals(walletKey{}).(*Wallet); ok {
+		b, pay, err = m.headerOf(c.Context(), panel, w) // the page read it already
+	} else {
+		b, pay, err = m.header(c.Context(), panel, member.ParticipantID)
+	}
 	if err != nil {
 		// The page is still worth showing without its balance.
 		m.log.Warn("wallet header", "request_id", c.RequestID(), "err", err)
@@ -29,6 +36,9 @@ func (m *Module) pageHeader(c fiber.Ctx, p *views.Page) {
 		p.Payment = &views.PaymentNotice{Amount: web.FormatMoney(pay.Amount, pay.Currency, p.Lang), UpTo: pay.UpTo}
 	}
 }
+
+// walletKey holds a wallet row a handler read, so the page header does not read it again.
+type walletKey struct{}
 
 // pageForm is the transactions page's query: the filter, the member's dates (before is
 // inclusive here: the spec filters up to the day after it) and the page.
@@ -119,13 +129,21 @@ func (m *Module) transactionsPage(c fiber.Ctx) error {
 	if web.IsHTMX(c) {
 		return m.kit.Render(c, fiber.StatusOK, view.Results(results))
 	}
-	// The member is looking at their transactions: no payment notification for these.
-	if err := m.MarkSeen(c.Context(), pid, 0); err != nil {
-		return err
-	}
-	b, err := m.Balance(c.Context(), panel, pid)
+	w, err := m.wallet(c.Context(), pid)
 	if err != nil {
 		return err
+	}
+	b := Balance{Currency: panel.CurrencyCode}
+	if w != nil && w.PanelID == panel.ID {
+		b = Balance{Minor: w.BalanceMinor, Currency: w.CurrencyCode}
+		// The member is looking at their transactions: no payment notification for these.
+		if w.EntryCount > w.SeenSeq {
+			if err := m.MarkSeen(c.Context(), pid, w.EntryCount); err != nil {
+				return err
+			}
+			w.SeenSeq = w.EntryCount
+		}
+		c.Locals(walletKey{}, w)
 	}
 	lang := web.LocaleOf(c)
 	props := view.TransactionsProps{

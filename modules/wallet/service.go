@@ -47,15 +47,24 @@ type Payment struct {
 // arrived since the member last looked, the payment notification.
 func (m *Module) header(ctx context.Context, panel *web.Panel, participantID string) (Balance, *Payment, error) {
 	w, err := m.wallet(ctx, participantID)
-	if err != nil || w == nil || w.PanelID != panel.ID {
+	if err != nil {
 		return Balance{Currency: panel.CurrencyCode}, nil, err
 	}
+	return m.headerOf(ctx, panel, w)
+}
+
+// headerOf is header for a wallet row already read (nil before the first entry).
+func (m *Module) headerOf(ctx context.Context, panel *web.Panel, w *Wallet) (Balance, *Payment, error) {
+	if w == nil || w.PanelID != panel.ID {
+		return Balance{Currency: panel.CurrencyCode}, nil, nil
+	}
+	participantID := w.ParticipantID
 	b := Balance{Minor: w.BalanceMinor, Currency: w.CurrencyCode}
 	if w.EntryCount <= w.SeenSeq {
 		return b, nil, nil
 	}
 	var credited int64
-	err = m.db.WithContext(ctx).Model(&Entry{}).Where("participant_id = ? AND seq > ? AND seq <= ? AND amount_minor > 0", participantID, w.SeenSeq, w.EntryCount).
+	err := m.db.WithContext(ctx).Model(&Entry{}).Where("participant_id = ? AND seq > ? AND seq <= ? AND amount_minor > 0", participantID, w.SeenSeq, w.EntryCount).
 		Select("COALESCE(SUM(amount_minor), 0)").Scan(&credited).Error
 	if err != nil {
 		return b, nil, fmt.Errorf("sum new credits of %s: %w", participantID, err)
