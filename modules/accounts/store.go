@@ -185,3 +185,16 @@ func (s *Store) SetPassword(ctx context.Context, holderID, participantID, keepSe
 		return nil
 	})
 }
+
+// PanelOfParticipant tells which panel a participant belongs to, on the caller's connection
+// or transaction (the wallet checks it inside the transaction that opens a member's wallet).
+func PanelOfParticipant(db *gorm.DB, participantID string) (string, error) {
+	var panelIDs []string
+	if err := db.Model(&Participant{}).Where("id = ?", participantID).Limit(1).Pluck("panel_id", &panelIDs).Error; err != nil {
+		return "", fmt.Errorf("load panel of participant %s: %w", participantID, err)
+	}
+	if len(panelIDs) == 0 {
+		return "", fmt.Errorf("participant %s: %w", participantID, ErrNotFound)
+	}
+	return panelIDs[0], nil
+}

@@ -94,9 +94,20 @@ func (m *Module) move(tx *gorm.DB, mv Movement, sign int64) (*Entry, bool, error
 	}
 	now := m.now().UTC().Truncate(time.Microsecond)
 	currency := strings.ToUpper(mv.Panel.CurrencyCode)
-	if err := tx.Exec(`INSERT INTO wallets (participant_id, panel_id, currency_code, balance_minor, entry_count, seen_seq, updated_at)
-		VALUES (?, ?, ?, 0, 0, 0, ?) ON CONFLICT (participant_id) DO NOTHING`, mv.ParticipantID, mv.Panel.ID, currency, now).Error; err != nil {
-		return nil, false, fmt.Errorf("open wallet of %s: %w", mv.ParticipantID, err)
+	opened := tx.Exec(`INSERT INTO wallets (participant_id, panel_id, currency_code, balance_minor, entry_count, seen_seq, updated_at)
+		VALUES (?, ?, ?, 0, 0, 0, ?) ON CONFLICT (participant_id) DO NOTHING`, mv.ParticipantID, mv.Panel.ID, currency, now)
+	if opened.Error != nil {
+		return nil, false, fmt.Errorf("open wallet of %s: %w", mv.ParticipantID, opened.Error)
+	}
+	if opened.RowsAffected == 1 {
+		// A new wallet takes the movement's panel: make sure it is the member's own.
+		panelID, err := m.panelOf(tx, mv.ParticipantID)
+		if err != nil {
+			return nil, false, fmt.Errorf("open wallet of %s: %w", mv.ParticipantID, err)
+		}
+		if panelID != mv.Panel.ID {
+			return nil, false, fmt.Errorf("member %s is not of panel %s: %w", mv.ParticipantID, mv.Panel.Key, web.ErrNotFound)
+		}
 	}
 	w, err := lockWallet(tx, mv.ParticipantID)
 	if err != nil {

@@ -25,6 +25,9 @@ type Deps struct {
 	Kit   *web.Kit
 	Log   *slog.Logger
 	Guard Guard
+	// PanelOf tells a participant's panel, on the given transaction (accounts owns that
+	// table). The wallet asks once, when it opens a member's wallet.
+	PanelOf func(db *gorm.DB, participantID string) (string, error)
 }
 
 type Module struct {
@@ -33,12 +36,17 @@ type Module struct {
 	log   *slog.Logger
 	guard Guard
 	now   func() time.Time
+
+	panelOf func(db *gorm.DB, participantID string) (string, error)
 }
 
 // New builds the module; with a kit it adds the transactions section to the navigation and
 // the balance and payment notification to every private page.
 func New(d Deps) *Module {
-	m := &Module{db: d.DB, kit: d.Kit, log: d.Log, guard: d.Guard, now: time.Now}
+	m := &Module{db: d.DB, kit: d.Kit, log: d.Log, guard: d.Guard, now: time.Now, panelOf: d.PanelOf}
+	if m.panelOf == nil {
+		panic("wallet: Deps.PanelOf is required")
+	}
 	if m.log == nil {
 		m.log = slog.Default()
 	}

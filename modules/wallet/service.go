@@ -118,6 +118,11 @@ func (m *Module) Report(ctx context.Context, participantID, transactionID, reaso
 	var out *TransactionReport
 	created := false
 	err = m.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		// Two reports sent at once (a double click) must not both be new: the member's
+		// wallet lock orders them, so the second finds the first.
+		if _, err := lockWallet(tx, participantID); err != nil {
+			return err
+		}
 		var prior TransactionReport
 		err := tx.Where("participant_id = ? AND transaction_id = ? AND created_at > ?", participantID, e.ID, now.Add(-ReportRecency)).
 			Order("created_at DESC").Take(&prior).Error
