@@ -69,8 +69,11 @@ func Open(url string) (*gorm.DB, error) {
 		if err != nil {
 			return nil, err
 		}
+		// Keep every open connection idle-ready: closing the surplus after each burst made
+		// the next burst reconnect and prepare its statements again. Idle ones go after 5 min.
 		sqlDB.SetMaxOpenConns(32)
-		sqlDB.SetMaxIdleConns(16)
+		sqlDB.SetMaxIdleConns(32)
+		sqlDB.SetConnMaxIdleTime(5 * time.Minute)
 		return db, nil
 	default:
 		return nil, fmt.Errorf("open database: unsupported URL %q (want sqlite:// or postgres://)", url)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
+	"sync"
 	"time"
 
 	"gorm.io/gorm"
@@ -100,21 +102,63 @@ func (s *Store) CreateSession(ctx context.Context, sess *Session) error {
 	return nil
 }
 
-// SessionByHash returns a live session with its participant and account holder.
+// SessionByHash returns a live session with its participant and account holder, in one
+// query: it runs on every signed-in request.
 func (s *Store) SessionByHash(ctx context.Context, hash string, now time.Time) (*Session, *Participant, *AccountHolder, error) {
-	var sess Session
-	if err := s.db.WithContext(ctx).Where("token_hash = ? AND expires_at > ?", hash, now).Take(&sess).Error; err != nil {
-		return nil, nil, nil, fmt.Errorf("load session: %w", notFound(err))
-	}
-	p, err := s.Participant(ctx, sess.ParticipantID)
+	q, err := sessionQuery(s.db)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	ah, err := s.Holder(ctx, p.AccountHolderID)
-	if err != nil {
-		return nil, nil, nil, err
+	var rows []sessionRow
+	if err := s.db.WithContext(ctx).Raw(q, hash, now).Scan(&rows).Error; err != nil {
+		return nil, nil, nil, fmt.Errorf("load session: %w", err)
 	}
-	return &sess, p, ah, nil
+	if len(rows) == 0 {
+		return nil, nil, nil, fmt.Errorf("load session: %w", ErrNotFound)
+	}
+	r := rows[0]
+	return &r.Session, &r.Participant, &r.AccountHolder, nil
+}
+
+// sessionRow is a session joined with its participant and account holder, each model's
+// columns under its own prefix.
+type sessionRow struct {
+	Session       Session       `gorm:"embedded;embeddedPrefix:s__"`
+	Participant   Participant   `gorm:"embedded;embeddedPrefix:p__"`
+	AccountHolder AccountHolder `gorm:"embedded;embeddedPrefix:h__"`
+}
+
+var (
+	sessionSQL     string
+	sessionSQLErr  error
+	sessionSQLOnce sync.Once
+)
+
+// sessionQuery builds the join's SELECT from the models, so a new column is never missed.
+func sessionQuery(db *gorm.DB) (string, error) {
+	sessionSQLOnce.Do(func() {
+		var cols []string
+		for _, m := range []struct {
+			model any
+			alias string
+		}{{&Session{}, "s"}, {&Participant{}, "p"}, {&AccountHolder{}, "h"}} {
+			stmt := &gorm.Statement{DB: db}
+			if err := stmt.Parse(m.model); err != nil {
+				sessionSQLErr = fmt.Errorf("session query: %w", err)
+				return
+			}
+			for _, f := range stmt.Schema.Fields {
+				if f.DBName != "" {
+					cols = append(cols, m.alias+"."+f.DBName+" AS "+m.alias+"__"+f.DBName)
+				}
+			}
+		}
+		sessionSQL = "SELECT " + strings.Join(cols, ", ") + ` FROM sessions s
+			JOIN participants p ON p.id = s.participant_id
+			JOIN account_holders h ON h.id = p.account_holder_id
+			WHERE s.token_hash = ? AND s.expires_at > ? LIMIT 1`
+	})
+	return sessionSQL, sessionSQLErr
 }
 
 // TouchSession records activity and slides the idle expiry, never past the absolute one.

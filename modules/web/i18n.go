@@ -46,7 +46,14 @@ type Locales struct {
 	ids        []string // every message id of the English file, sorted
 	localizers sync.Map // lang -> *i18n.Localizer
 	missing    sync.Map // lang+id -> struct{}: each missing key is logged once
+
+	// Messages are immutable once loaded, so a rendered message is cached: a page renders
+	// dozens and go-i18n executes a template for each. Bounded: cleared when full.
+	cacheMu sync.RWMutex
+	cache   map[string]string
 }
+
+const translationCacheSize = 20000
 
 // NewLocales loads every *.yaml message file of fsys (one per language, e.g. es.yaml).
 func NewLocales(fsys fs.FS, log *slog.Logger) (*Locales, error) {
@@ -91,6 +98,27 @@ func (l *Locales) localizer(lang string) *i18n.Localizer {
 // Translate returns the message in lang, falling back to English and then to the id itself.
 // count, when not nil, selects the CLDR plural form.
 func (l *Locales) Translate(lang, id string, data map[string]any, count any) string {
+	key := lang + "\x00" + id
+	if data != nil || count != nil {
+		key += "\x00" + fmt.Sprint(count, data) // fmt prints maps in key order
+	}
+	l.cacheMu.RLock()
+	s, ok := l.cache[key]
+	l.cacheMu.RUnlock()
+	if ok {
+		return s
+	}
+	s = l.translate(lang, id, data, count)
+	l.cacheMu.Lock()
+	if l.cache == nil || len(l.cache) >= translationCacheSize {
+		l.cache = make(map[string]string, 256)
+	}
+	l.cache[key] = s
+	l.cacheMu.Unlock()
+	return s
+}
+
+func (l *Locales) translate(lang, id string, data map[string]any, count any) string {
 	cfg := &i18n.LocalizeConfig{MessageID: id, PluralCount: count}
 	if data != nil {
 		if count != nil {
