@@ -220,7 +220,7 @@ func TestAReportedTransactionIsListedWithTheCampaignReportsOnce(t *testing.T) {
 		assert.Equal(t, *entry.CampaignID, *first.CampaignUUID)
 		assert.Equal(t, "I was promised more", first.ReasonText)
 		assert.True(t, first.Recent)
-		again := decodeJSON[web.ReportJSON](t, c.postJSON(path, `{"reasonCode":"other"}`), http.StatusOK)
+		again := decodeJSON[web.ReportJSON](t, c.postJSON(path, `{"reasonCode":"other","reasonText":"still wrong"}`), http.StatusOK)
 		assert.Equal(t, first.ID, again.ID, "a second report within 61 days returns the first")
 
 		quick := e.campaignID("demo", "Quick poll")
@@ -247,7 +247,7 @@ func TestAReportedTransactionIsListedWithTheCampaignReportsOnce(t *testing.T) {
 		} {
 			assert.Equal(t, want, c.postJSON(path, body).StatusCode, body)
 		}
-		assert.Equal(t, http.StatusNotFound, c.postJSON("/api/v3/transactions/not-a-transaction/report-broken", `{"reasonCode":"other"}`).StatusCode)
+		assert.Equal(t, http.StatusNotFound, c.postJSON("/api/v3/transactions/not-a-transaction/report-broken", `{"reasonCode":"other","reasonText":"x"}`).StatusCode)
 	})
 }
 

@@ -193,22 +193,13 @@ func (m *Module) reportJSON(r Report) web.ReportJSON {
 
 // POST campaigns/{id}/report-broken {reasonCode, reasonText}
 func (m *Module) apiReportBroken(c fiber.Ctx) error {
-	var in struct {
-		ReasonCode string `json:"reasonCode"`
-		ReasonText string `json:"reasonText"`
-	}
-	if err := web.DecodeJSON(c, &in); err != nil {
-		return err
-	}
-	r, created, err := m.Report(c.Context(), web.PanelOf(c), audience(c), c.Params("id"), in.ReasonCode, in.ReasonText)
-	if err != nil {
-		return err
-	}
-	status := fiber.StatusOK
-	if created {
-		status = fiber.StatusCreated
-	}
-	return c.Status(status).JSON(m.reportJSON(*r))
+	return web.ReportBroken(c, func(in web.BrokenReport) (web.ReportJSON, bool, error) {
+		r, created, err := m.Report(c.Context(), web.PanelOf(c), audience(c), c.Params("id"), in.ReasonCode, in.ReasonText)
+		if err != nil {
+			return web.ReportJSON{}, false, err
+		}
+		return m.reportJSON(*r), created, nil
+	})
 }
 
 // GET /api/v3/user/reports

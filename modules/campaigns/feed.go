@@ -349,26 +349,20 @@ func (m *Module) Hide(ctx context.Context, panel *web.Panel, who Audience, id st
 	return m.store.hide(ctx, panel.ID, id, who.ParticipantID, m.now().UTC())
 }
 
-// ReportRecency: the spec's "a report counts as recent if under 61 days old".
-const ReportRecency = 61 * 24 * time.Hour
+// ReportRecency is the spec's "under 61 days" (web.ReportRecency).
+const ReportRecency = web.ReportRecency
 
 // ReasonCodes are the reasons a member may give for a broken campaign.
 var ReasonCodes = []string{"not_loading", "error_message", "cannot_answer", "unfair_screen_out", "other"}
 
-const maxReasonText = 1000
-
 // Report records a broken-campaign report (and hides the campaign). A second report of the
 // same campaign while the first is recent returns the first: created is false.
 func (m *Module) Report(ctx context.Context, panel *web.Panel, who Audience, id, reasonCode, reasonText string) (*Report, bool, error) {
-	reasonText = collapseSpace(reasonText)
-	switch {
-	case !slices.Contains(ReasonCodes, reasonCode):
-		return nil, false, web.Invalid("reasonCode", "error.report_reason", nil)
-	case len([]rune(reasonText)) > maxReasonText:
-		return nil, false, web.Invalid("reasonText", "error.report_text_long", map[string]any{"Max": maxReasonText})
-	case reasonCode == "other" && reasonText == "":
-		return nil, false, web.Invalid("reasonText", "error.report_text_required", nil)
+	in, err := web.BrokenReport{ReasonCode: reasonCode, ReasonText: reasonText}.Check(ReasonCodes)
+	if err != nil {
+		return nil, false, err
 	}
+	reasonText = in.ReasonText
 	if _, err := m.store.campaignRow(ctx, panel.ID, who.ParticipantID, id); err != nil {
 		return nil, false, err
 	}
@@ -383,7 +377,7 @@ func (m *Module) Reports(ctx context.Context, who Audience) ([]Report, error) {
 }
 
 // IsRecent tells whether a report is under 61 days old.
-func (m *Module) IsRecent(r Report) bool { return m.now().Sub(r.CreatedAt) < ReportRecency }
+func (m *Module) IsRecent(r Report) bool { return m.now().Sub(r.CreatedAt) < web.ReportRecency }
 
 // Participations lists one page (from 1) of what the member started or finished.
 func (m *Module) Participations(ctx context.Context, who Audience, page, pageSize int) ([]participationRow, int64, error) {

@@ -198,20 +198,11 @@ func (m *Module) ReportJSON(r TransactionReport) web.ReportJSON {
 // POST /api/v3/transactions/{id}/report-broken {reasonCode, reasonText}: 201 with the new
 // report, 200 with the earlier one when the member reported it within 61 days.
 func (m *Module) apiReportBroken(c fiber.Ctx) error {
-	var in struct {
-		ReasonCode string `json:"reasonCode"`
-		ReasonText string `json:"reasonText"`
-	}
-	if err := web.DecodeJSON(c, &in); err != nil {
-		return err
-	}
-	r, created, err := m.Report(c.Context(), participant(c), c.Params("id"), in.ReasonCode, in.ReasonText)
-	if err != nil {
-		return err
-	}
-	status := fiber.StatusOK
-	if created {
-		status = fiber.StatusCreated
-	}
-	return c.Status(status).JSON(m.ReportJSON(*r))
+	return web.ReportBroken(c, func(in web.BrokenReport) (web.ReportJSON, bool, error) {
+		r, created, err := m.Report(c.Context(), participant(c), c.Params("id"), in.ReasonCode, in.ReasonText)
+		if err != nil {
+			return web.ReportJSON{}, false, err
+		}
+		return m.ReportJSON(*r), created, nil
+	})
 }

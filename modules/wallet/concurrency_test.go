@@ -208,7 +208,7 @@ func TestConcurrentReportsOfOneTransactionMakeOneReport(t *testing.T) {
 		e := f.credit(f.acme, pid, 100)
 		// An earlier report of another transaction: its statements are prepared and cached,
 		// so the callers below wait in the database, where holdReportWrites sees them.
-		_, _, err := f.m.Report(f.ctx, pid, f.credit(f.acme, pid, 1).ID, "other", "")
+		_, _, err := f.m.Report(f.ctx, pid, f.credit(f.acme, pid, 1).ID, "other", "not mine")
 		require.NoError(t, err)
 		n := racers
 		var release func()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -94,21 +93,16 @@ func (m *Module) MarkSeen(ctx context.Context, participantID string, upTo int64)
 // ReasonCodes are the reasons a member may give for a wrong transaction.
 var ReasonCodes = []string{"missing_reward", "wrong_amount", "not_recognised", "other"}
 
-const maxReasonText = 1000
-
 // ReportRecency is the spec's window (under 61 days) in which a report counts as recent and
 // a second report of the same transaction returns the first.
-const ReportRecency = 61 * 24 * time.Hour
+const ReportRecency = web.ReportRecency
 
 // Report records a member's report that a transaction is wrong. created is false when the
 // member reported it within the recency window; that report is returned.
 func (m *Module) Report(ctx context.Context, participantID, transactionID, reasonCode, reasonText string) (*TransactionReport, bool, error) {
-	reasonText = strings.TrimSpace(reasonText)
-	switch {
-	case !slices.Contains(ReasonCodes, reasonCode):
-		return nil, false, web.Invalid("reasonCode", "error.report_reason", nil)
-	case len([]rune(reasonText)) > maxReasonText:
-		return nil, false, web.Invalid("reasonText", "error.report_text_long", map[string]any{"Max": maxReasonText})
+	in, err := web.BrokenReport{ReasonCode: reasonCode, ReasonText: reasonText}.Check(ReasonCodes)
+	if err != nil {
+		return nil, false, err
 	}
 	e, err := m.Entry(ctx, participantID, transactionID)
 	if err != nil {
@@ -133,7 +127,7 @@ func (m *Module) Report(ctx context.Context, participantID, transactionID, reaso
 		if !errors.Is(err, gorm.ErrRecordNotFound) {
 			return err
 		}
-		out = &TransactionReport{ID: uuid.NewString(), ParticipantID: participantID, TransactionID: e.ID, CampaignID: e.CampaignID, ReasonCode: reasonCode, ReasonText: reasonText, CreatedAt: now}
+		out = &TransactionReport{ID: uuid.NewString(), ParticipantID: participantID, TransactionID: e.ID, CampaignID: e.CampaignID, ReasonCode: in.ReasonCode, ReasonText: in.ReasonText, CreatedAt: now}
 		created = true
 		return tx.Create(out).Error
 	})

@@ -357,7 +357,7 @@ func TestAnEntryOfAnotherMemberIsNotFound(t *testing.T) {
 		assert.ErrorIs(t, err, web.ErrNotFound)
 
 		// Nor can it be reported.
-		_, _, err = f.m.Report(f.ctx, pid, theirs.ID, "other", "")
+		_, _, err = f.m.Report(f.ctx, pid, theirs.ID, "other", "not mine")
 		assert.ErrorIs(t, err, web.ErrNotFound)
 		reports, err := f.m.Reports(f.ctx, pid)
 		require.NoError(t, err)
@@ -365,7 +365,7 @@ func TestAnEntryOfAnotherMemberIsNotFound(t *testing.T) {
 	})
 }
 
-func TestAReportNeedsAKnownReasonCodeAndAReasonTextOfAtMostAThousandCharacters(t *testing.T) {
+func TestAReportNeedsAKnownReasonCodeAReasonTextOfAtMostAThousandCharactersAndATextForOther(t *testing.T) {
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		e := f.credit(f.acme, pid, 100)
@@ -376,6 +376,7 @@ func TestAReportNeedsAKnownReasonCodeAndAReasonTextOfAtMostAThousandCharacters(t
 			{code: "bogus", field: "reasonCode"},
 			{code: "MISSING_REWARD", field: "reasonCode"},
 			{code: "other", text: strings.Repeat("é", 1001), field: "reasonText"},
+			{code: "other", text: "  \n ", field: "reasonText"},
 		} {
 			r, created, err := f.m.Report(f.ctx, pid, e.ID, c.code, c.text)
 			var we *web.Error
@@ -423,7 +424,7 @@ func TestAReportWithinSixtyOneDaysReturnsTheEarlierOneAndANewOneAfter(t *testing
 		assert.True(t, f.m.IsRecent(*again))
 
 		// Another transaction of the member is reported on its own.
-		separate, created, err := f.m.Report(f.ctx, pid, other.ID, "other", "")
+		separate, created, err := f.m.Report(f.ctx, pid, other.ID, "other", "not mine")
 		require.NoError(t, err)
 		assert.True(t, created)
 		assert.NotEqual(t, first.ID, separate.ID)
@@ -446,7 +447,7 @@ func TestAReportWithinSixtyOneDaysReturnsTheEarlierOneAndANewOneAfter(t *testing
 
 		// That new report is now the recent one.
 		f.clock = f.clock.Add(24 * time.Hour)
-		again, created, err = f.m.Report(f.ctx, pid, e.ID, "other", "")
+		again, created, err = f.m.Report(f.ctx, pid, e.ID, "other", "not mine")
 		require.NoError(t, err)
 		assert.False(t, created)
 		assert.Equal(t, edge.ID, again.ID)
