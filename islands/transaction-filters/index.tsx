@@ -47,6 +47,16 @@ interface ViewProps {
   reload(): void
 }
 
+/** A labelled date input; limits keep the from date before the until date. */
+function dateField(name: 'after' | 'before', label: string, value: string, limits: { min?: string; max?: string }, set: (v: string) => void) {
+  return (
+    <>
+      <label htmlFor={'tx-' + name}>{label}</label>
+      <input type="date" id={'tx-' + name} name={name} value={value} {...limits} onChange={(e) => set(e.target.value)} />
+    </>
+  )
+}
+
 function TransactionFilters({ s, action, filters, l, change, reload, dateDelay }: ViewProps & { dateDelay: number }) {
   useSignals()
   const cur = s.currentFilter.value
@@ -79,24 +89,8 @@ function TransactionFilters({ s, action, filters, l, change, reload, dateDelay }
         ))}
       </fieldset>
       <div className="tx-dates">
-        <label htmlFor="tx-after">{l.after}</label>
-        <input
-          type="date"
-          id="tx-after"
-          name="after"
-          value={a}
-          max={b || undefined}
-          onChange={(e) => change(() => S.setAfter(s, e.target.value), true, dateDelay)}
-        />
-        <label htmlFor="tx-before">{l.before}</label>
-        <input
-          type="date"
-          id="tx-before"
-          name="before"
-          value={b}
-          min={a || undefined}
-          onChange={(e) => change(() => S.setBefore(s, e.target.value), true, dateDelay)}
-        />
+        {dateField('after', l.after, a, { max: b || undefined }, (v) => change(() => S.setAfter(s, v), true, dateDelay))}
+        {dateField('before', l.before, b, { min: a || undefined }, (v) => change(() => S.setBefore(s, v), true, dateDelay))}
         {a || b ? (
           <button
             type="button"
