@@ -60,6 +60,9 @@ func TestInChromiumTheTransactionFiltersChangeTheResultsInPlace(t *testing.T) {
 	p.MustEval(`() => { window.samePage = true }`)
 	if dir := os.Getenv("CANVASS_SCREENSHOTS"); dir != "" {
 		p.MustScreenshotFullPage(dir + "/transactions.png")
+		p.MustSetViewport(360, 740, 2, true)
+		p.MustScreenshot(dir + "/transactions-phone.png")
+		p.MustSetViewport(1265, 900, 1, false)
 	}
 	assert.Equal(t, 10, rowCount(p), "the spec's page size 10")
 
