@@ -32,6 +32,9 @@ type Movement struct {
 	Operator     string
 }
 
+// CampaignKey is the natural key of a campaign's completion credit: one per member.
+func CampaignKey(campaignID string) string { return "campaign:" + campaignID }
+
 // Errors of the ledger; handlers map them to the spec's error shape in errors.go.
 var (
 	ErrInsufficientFunds = errors.New("the balance does not cover the amount")
