@@ -68,9 +68,12 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	a := &App{Kit: kit}
 	a.Tenancy = tenancy.New(db, kit)
 	a.Accounts = accounts.New(accounts.Deps{DB: db, Kit: kit, Limiter: limiter, Mail: mail, Log: log, BaseURL: cfg.BaseURL})
-	a.Campaigns = campaigns.New(campaigns.Deps{DB: db, Kit: kit, Log: log, Guard: a.Accounts})
-	a.Events = events.New(db)
 	a.Wallet = wallet.New(wallet.Deps{DB: db, Kit: kit, Log: log, Guard: a.Accounts, PanelOf: accounts.PanelOfParticipant})
+	a.Campaigns = campaigns.New(campaigns.Deps{
+		DB: db, Kit: kit, Log: log, Guard: a.Accounts,
+		Pay: payCompletion(a.Wallet), WelcomeDone: a.Accounts.Service().MarkWelcomeCompleted,
+	})
+	a.Events = events.New(db)
 	a.Campaigns.AddReports(transactionReports(a.Wallet))
 	a.Home = home.New(kit, a.Accounts, func(ctx context.Context) error {
 		sqlDB, err := db.DB()
@@ -134,5 +137,18 @@ func transactionReports(w *wallet.Module) campaigns.ReportSource {
 			out = append(out, w.ReportJSON(r))
 		}
 		return out, nil
+	}
+}
+
+// payCompletion credits a completed campaign's reward through the ledger, in the survey
+// engine's transaction, once per member and campaign.
+func payCompletion(w *wallet.Module) campaigns.Payer {
+	return func(tx *gorm.DB, p campaigns.Payment) error {
+		_, _, err := w.CreditTx(tx, wallet.Movement{
+			Panel: p.Panel, ParticipantID: p.ParticipantID, Amount: p.RewardMinor, Currency: p.Currency,
+			Origin: wallet.OriginCampaign, Key: wallet.CampaignKey(p.CampaignID), CampaignID: p.CampaignID,
+			Competition: p.Competition, Title: p.Title,
+		})
+		return err
 	}
 }

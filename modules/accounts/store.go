@@ -89,7 +89,9 @@ func (s *Store) UpdateHolder(ctx context.Context, id string, fields map[string]a
 
 // SetMetadata replaces the participant's metadata.
 func (s *Store) SetMetadata(ctx context.Context, participantID string, md Metadata) error {
-	if err := s.db.WithContext(ctx).Model(&Participant{}).Where("id = ?", participantID).Update("metadata", md).Error; err != nil {
+	// Select+Updates with the model goes through the field's JSON serializer; Update with a
+	// bare map value would hand the driver a Go map.
+	if err := s.db.WithContext(ctx).Model(&Participant{ID: participantID}).Select("Metadata").Updates(&Participant{Metadata: md}).Error; err != nil {
 		return fmt.Errorf("update metadata of %s: %w", participantID, err)
 	}
 	return nil

@@ -59,6 +59,23 @@ type Participation struct {
 	FinishedAt    *time.Time
 	CreatedAt     time.Time
 	UpdatedAt     time.Time
+	// The survey engine's place: the question to answer next and how many were answered.
+	CurrentQuestion *string
+	Answered        int
+	QuotaID         *string // the quota a complete counted towards
+	Rating          *int
+	RatingComment   *string
+	RatedAt         *time.Time
+}
+
+// Answer is a member's answer to one question, the VALUE of ARCHITECTURE.md "Answers" as JSON.
+type Answer struct {
+	ParticipationID string `gorm:"primaryKey"`
+	QuestionID      string `gorm:"primaryKey"`
+	Seq             int
+	Value           string
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
 }
 
 // Participation statuses: new and started, then the spec's terminal campaign statuses.
@@ -102,7 +119,7 @@ type Report struct {
 
 // Models lists the module's tables for the schema check.
 func Models() []any {
-	return []any{&Campaign{}, &CampaignQuota{}, &Participation{}, &Report{}}
+	return []any{&Campaign{}, &CampaignQuota{}, &Participation{}, &Report{}, &Answer{}}
 }
 
 // TableName: GORM would say campaign_quota (its inflector treats quota as uncountable).

@@ -25,6 +25,10 @@ type Deps struct {
 	Kit   *web.Kit
 	Log   *slog.Logger
 	Guard Guard
+	// Pay credits a completion in the engine's transaction (the wallet); WelcomeDone marks
+	// the welcome campaign completed in the member's profile (accounts).
+	Pay         Payer
+	WelcomeDone WelcomeDone
 }
 
 type Module struct {
@@ -36,6 +40,8 @@ type Module struct {
 	now   func() time.Time
 
 	reportSources []ReportSource
+	payer         Payer
+	welcomeDone   WelcomeDone
 }
 
 // ReportSource lists reports another module keeps for a member (the wallet's transaction
@@ -46,7 +52,7 @@ type ReportSource func(ctx context.Context, participantID string) ([]web.ReportJ
 func (m *Module) AddReports(s ReportSource) { m.reportSources = append(m.reportSources, s) }
 
 func New(d Deps) *Module {
-	return &Module{kit: d.Kit, db: d.DB, store: &Store{db: d.DB}, log: d.Log, guard: d.Guard, now: time.Now}
+	return &Module{kit: d.Kit, db: d.DB, store: &Store{db: d.DB}, log: d.Log, guard: d.Guard, now: time.Now, payer: d.Pay, welcomeDone: d.WelcomeDone}
 }
 
 // Store owns every GORM call of the module.
@@ -71,9 +77,17 @@ func (m *Module) Routes(r fiber.Router) {
 	inst.Post("/:id/seen", m.apiSeen)
 	inst.Post("/:id/skip", m.apiSkip)
 	inst.Post("/:id/report-broken", m.apiReportBroken)
+	// The survey engine.
+	inst.Get("/:id/go", m.apiGo)
+	inst.Post("/:id/question/:qid", m.apiAnswer)
+	inst.Get("/:id/rating", m.apiRating)
+	inst.Post("/:id/rating", m.apiRate)
 
 	// The survey screen (the survey engine adds the survey box to it).
 	r.Get("/survey/:campaignUuid/*", private, m.surveyPage)
+	r.Post("/survey/:campaignUuid/start", private, m.startSubmit)
+	r.Post("/survey/:campaignUuid/answer", private, m.answerSubmit)
+	r.Post("/survey/:campaignUuid/rating", private, m.ratingSubmit)
 
 	// Feed page actions (forms without JavaScript, htmx swaps with it).
 	r.Post("/feed/:id/hide", private, m.hideSubmit)

@@ -8,8 +8,8 @@ import (
 	"github.com/gofiber/fiber/v3"
 )
 
-// GET /survey/:campaignUuid/*: the survey screen's invitation card. Opening it marks the
-// campaign seen. A member whose welcome campaign is due is sent to it (spec section 8:
+// GET /survey/:campaignUuid/*: the survey screen. Before the member starts, the invitation
+// card with its Start button (opening it marks the campaign seen); then the survey box. A member whose welcome campaign is due is sent to it (spec section 8:
 // invalid_start_go_to_welcome_campaign redirects to the welcome campaign).
 func (m *Module) surveyPage(c fiber.Ctx) error {
 	panel, who, lang := web.PanelOf(c), audience(c), web.LocaleOf(c)
@@ -22,6 +22,14 @@ func (m *Module) surveyPage(c fiber.Ctx) error {
 	}
 	if err != nil {
 		return err
+	}
+	r, err := m.Peek(c.Context(), d, who)
+	if err != nil {
+		return err
+	}
+	if r.Status != StatusNew {
+		// Started or finished: the survey box (the member's current question, or the outcome).
+		return m.surveyBox(c, r, fiber.StatusOK, "", nil)
 	}
 	if d.Availability == "" {
 		if err := m.store.markSeen(c.Context(), panel.ID, d.GUID, who.ParticipantID, m.now().UTC()); err != nil {

@@ -1,0 +1,248 @@
+package main
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/canvass/canvass/modules/campaigns"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+type goResultJSON struct {
+	CampaignStatus string `json:"campaign_status"`
+	Question       *struct {
+		ID          string `json:"id"`
+		ControlType string `json:"control_type"`
+		Text        string `json:"text"`
+		Answer      any    `json:"answer"`
+	} `json:"question"`
+	Progress struct {
+		Answered, Questions, Total int
+	} `json:"progress"`
+	ThankYou *struct {
+		Payout string `json:"payout"`
+		Title  string `json:"title"`
+	} `json:"thank_you"`
+}
+
+func (e *env) balanceOf(c *client) string {
+	e.t.Helper()
+	var b map[string]string
+	res := c.get("/api/v3/user/balance")
+	require.Equal(e.t, http.StatusOK, res.StatusCode)
+	require.NoError(e.t, json.Unmarshal([]byte(res.Body), &b))
+	return b["balance"]
+}
+
+func TestAMemberAnswersQuickPollThroughTheAPIAndIsPaidOnce(t *testing.T) {
+	eachDialect(t, func(t *testing.T, e *env) {
+		c := e.member()
+		poll := e.campaignID("demo", "Quick poll")
+		base := "/api/v1/demo/campaigns/" + poll
+		g := decodeJSON[goResultJSON](t, c.get(base+"/go"), http.StatusOK)
+		assert.Equal(t, "started", g.CampaignStatus)
+		require.NotNil(t, g.Question)
+		assert.Equal(t, "morning_drink", g.Question.ID)
+		assert.Equal(t, 0, g.Progress.Total)
+
+		name, msg, _ := apiError(t, c.postJSON(base+"/question/morning_drink", `{"answer":null}`))
+		assert.Equal(t, "ClientError", name)
+		assert.Equal(t, "answer payload can't be null!", msg)
+		res := c.postJSON(base+"/question/morning_drink", `{"answer":"milkshake"}`)
+		assert.Equal(t, http.StatusBadRequest, res.StatusCode)
+		assert.Equal(t, "25.00", e.balanceOf(c), "a refused answer changes nothing")
+
+		done := decodeJSON[goResultJSON](t, c.postJSON(base+"/question/morning_drink", `{"answer":"tea"}`), http.StatusOK)
+		assert.Equal(t, "completed", done.CampaignStatus)
+		require.NotNil(t, done.ThankYou)
+		assert.Equal(t, "0.50", done.ThankYou.Payout)
+		assert.Equal(t, 100, done.Progress.Total)
+		assert.Equal(t, "25.50", e.balanceOf(c))
+
+		again := decodeJSON[goResultJSON](t, c.postJSON(base+"/question/morning_drink", `{"answer":"tea"}`), http.StatusOK)
+		assert.Equal(t, "completed", again.CampaignStatus, "the same answer again is not an error")
+		res = c.postJSON(base+"/question/morning_drink", `{"answer":"coffee"}`)
+		assert.Equal(t, http.StatusConflict, res.StatusCode)
+		assert.Equal(t, "25.50", e.balanceOf(c), "paid exactly once")
+
+		require.Equal(t, http.StatusOK, c.postJSON(base+"/rating", `{"rating":4,"comment":"  quick   and easy "}`).StatusCode)
+		rating := decodeJSON[map[string]any](t, c.get(base+"/rating"), http.StatusOK)
+		assert.Equal(t, map[string]any{"rating": 4.0, "comment": "quick and easy"}, rating)
+
+		tx := decodeJSON[transactionsJSON](t, c.get("/api/v3/transactions/paged"), http.StatusOK)
+		require.Len(t, tx.Transactions, 2)
+		assert.Equal(t, "campaign", tx.Transactions[0].Origin)
+		assert.Equal(t, "Quick poll", tx.Transactions[0].Title)
+		assert.Equal(t, poll, *tx.Transactions[0].CampaignUUID)
+	})
+}
+
+func TestWithoutJavaScriptAMemberStartsAnswersAndRatesASurvey(t *testing.T) {
+	eachDialect(t, func(t *testing.T, e *env) {
+		c := e.member()
+		poll := e.campaignID("demo", "Quick poll")
+		page := c.get("/survey/" + poll)
+		require.Equal(t, http.StatusOK, page.StatusCode)
+		assert.Contains(t, page.Body, `action="/survey/`+poll+`/start"`)
+
+		res := c.postForm("/survey/"+poll+"/start", url.Values{})
+		require.Equal(t, http.StatusSeeOther, res.StatusCode)
+		page = c.get("/survey/" + poll)
+		assert.Contains(t, page.Body, "What do you usually drink first thing in the morning?")
+		assert.Contains(t, page.Body, `name="qid" value="morning_drink"`)
+		assert.Contains(t, page.Body, "0% complete")
+
+		res = c.postForm("/survey/"+poll+"/answer", url.Values{"qid": {"morning_drink"}})
+		assert.Equal(t, http.StatusBadRequest, res.StatusCode)
+		assert.Contains(t, res.Body, "Please choose one of the options shown.", "a missing answer is said on the page")
+
+		res = c.postForm("/survey/"+poll+"/answer", url.Values{"qid": {"morning_drink"}, "answer": {"water"}})
+		require.Equal(t, http.StatusSeeOther, res.StatusCode)
+		res = c.postForm("/survey/"+poll+"/answer", url.Values{"qid": {"morning_drink"}, "answer": {"water"}})
+		require.Equal(t, http.StatusSeeOther, res.StatusCode, "a second click carries on")
+		page = c.get("/survey/" + poll)
+		assert.Contains(t, page.Body, "Thanks for voting!")
+		assert.Contains(t, page.Body, "You earned $0.50.")
+		assert.Contains(t, page.Body, "Take me back to my feed")
+		assert.Equal(t, "25.50", e.balanceOf(c))
+
+		res = c.postForm("/survey/"+poll+"/rating", url.Values{"rating": {"5"}, "comment": {"great"}})
+		require.Equal(t, http.StatusSeeOther, res.StatusCode)
+		page = c.get("/survey/" + poll)
+		assert.Contains(t, page.Body, "Thanks for your rating!")
+		assert.Contains(t, page.Body, `value="5" checked`)
+	})
+}
+
+func TestANewcomerCompletesTheWelcomeCampaignOnceAndThenSeesTheFeed(t *testing.T) {
+	eachDialect(t, func(t *testing.T, e *env) {
+		c := e.client("localhost")
+		require.Equal(t, http.StatusCreated, c.postJSON("/ah/api/v2/user/register", `{"email":"new@demo.test","password":"a-good-password"}`).StatusCode)
+		welcome := e.campaignID("demo", "About you")
+		poll := e.campaignID("demo", "Quick poll")
+		res := c.get("/api/v1/demo/campaigns/" + poll + "/go")
+		require.Equal(t, http.StatusConflict, res.StatusCode)
+		assert.Contains(t, res.Body, "invalid_start_go_to_welcome_campaign")
+		assert.Contains(t, res.Body, welcome)
+
+		base := "/api/v1/demo/campaigns/" + welcome
+		g := decodeJSON[goResultJSON](t, c.get(base+"/go"), http.StatusOK)
+		for i := 0; g.Question != nil && i < 30; i++ {
+			body := answerFor(t, e, welcome, g.Question.ID)
+			g = decodeJSON[goResultJSON](t, c.postJSON(base+"/question/"+g.Question.ID, body), http.StatusOK)
+		}
+		require.Equal(t, "completed", g.CampaignStatus)
+		profile := decodeJSON[map[string]any](t, c.get("/api/v3/user/profile"), http.StatusOK)
+		md, _ := profile["metadata"].(map[string]any)
+		assert.Equal(t, true, md["welcomeCampaignCompleted"])
+		assert.Equal(t, http.StatusOK, c.get("/api/v1/demo/campaigns/"+poll+"/go").StatusCode, "the feed is open now")
+	})
+}
+
+// answerFor is a valid answer to any question of a demo campaign (for walking through it).
+func answerFor(t *testing.T, e *env, campaignID, questionID string) string {
+	t.Helper()
+	var c campaigns.Campaign
+	require.NoError(t, e.db.Where("id = ?", campaignID).Take(&c).Error)
+	for _, q := range c.Definition.Questions {
+		if q.ID != questionID {
+			continue
+		}
+		v := sampleAnswer(q)
+		b, _ := json.Marshal(map[string]any{"answer": v})
+		return string(b)
+	}
+	t.Fatalf("no question %s", questionID)
+	return ""
+}
+
+// sampleAnswer is a valid VALUE for a question (ARCHITECTURE.md "Answers"): the first
+// option, the lowest number, every row's first column.
+func sampleAnswer(q campaigns.Question) any {
+	lo := func() float64 {
+		if q.MinNum != nil {
+			return *q.MinNum
+		}
+		return 1
+	}
+	ids := func(list []campaigns.Option) []string {
+		out := []string{}
+		for _, o := range list {
+			if !o.Exclusive {
+				out = append(out, o.ID)
+			}
+		}
+		return out
+	}
+	switch q.ControlType {
+	case campaigns.ControlText, campaigns.ControlTextArea:
+		return strings.Repeat("a", max(1, deref(q.MinChars)))
+	case campaigns.ControlDate:
+		return "2000-01-31"
+	case campaigns.ControlNumber, campaigns.ControlSlider, campaigns.ControlStepper, campaigns.ControlClickBar:
+		return lo()
+	case campaigns.ControlNPS:
+		return 7
+	case campaigns.ControlStar:
+		return 4
+	case campaigns.ControlLikert, campaigns.ControlSmiley:
+		if v := q.ScaleAnswers[0].Value; v != nil {
+			return *v
+		}
+		return 1
+	case campaigns.ControlRadio, campaigns.ControlDropdown, campaigns.ControlLikeDislike, campaigns.ControlImageSelect:
+		return q.Answers[0].ID
+	case campaigns.ControlCheckbox, campaigns.ControlMultiImage:
+		return ids(q.Answers)[:max(1, deref(q.MinAnswers))]
+	case campaigns.ControlRanking:
+		all := []string{}
+		for _, o := range q.Answers {
+			all = append(all, o.ID)
+		}
+		return all
+	case campaigns.ControlMostLeast:
+		return map[string]any{"most": q.Answers[0].ID, "least": q.Answers[1].ID}
+	case campaigns.ControlGrid:
+		g := map[string]any{}
+		for _, r := range q.Rows {
+			if q.Multiple {
+				g[r.ID] = []string{q.Columns[0].ID}
+			} else {
+				g[r.ID] = q.Columns[0].ID
+			}
+		}
+		return g
+	case campaigns.ControlSpend:
+		p := "month"
+		if len(q.SpendPeriod) > 0 {
+			p = q.SpendPeriod[0]
+		}
+		amount := 10.0
+		if q.SpendMin != nil && *q.SpendMin > amount {
+			amount = *q.SpendMin
+		}
+		return map[string]any{"amount": amount, "period": p}
+	case campaigns.ControlFrequency:
+		p := "week"
+		if len(q.FreqPeriod) > 0 {
+			p = q.FreqPeriod[0]
+		}
+		return map[string]any{"count": max(1, deref(q.FreqMin)), "period": p}
+	case campaigns.ControlLocation:
+		return map[string]any{"postcode": "10001", "id": "10001"}
+	case campaigns.ControlVideo:
+		return map[string]any{"watched": true}
+	}
+	return nil
+}
+
+func deref(n *int) int {
+	if n == nil {
+		return 0
+	}
+	return *n
+}

@@ -1,0 +1,396 @@
+package campaigns
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/canvass/canvass/modules/web"
+	view "github.com/canvass/canvass/views/campaigns"
+	"github.com/gofiber/fiber/v3"
+	"gorm.io/gorm"
+)
+
+// Peek is where the member is in a campaign without starting it: status new before they
+// start, else their current question or outcome.
+func (m *Module) Peek(ctx context.Context, d *Detail, who Audience) (*GoResult, error) {
+	res := &GoResult{Campaign: d.Campaign, Lang: who.Language, Status: StatusNew}
+	var p Participation
+	err := m.db.WithContext(ctx).Where("participant_id = ? AND campaign_id = ?", who.ParticipantID, d.Campaign.ID).Take(&p).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) || (err == nil && p.Status == StatusNew) {
+		return res, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load participation: %w", err)
+	}
+	availability := d.Availability
+	if IsTerminal(p.Status) {
+		availability = ""
+	}
+	return res, m.describe(m.db.WithContext(ctx), res, &p, availability)
+}
+
+// surveyBox renders the survey box for a started or finished campaign.
+func (m *Module) surveyBox(c fiber.Ctx, r *GoResult, status int, formErr string, submitted *view.QuestionView) error {
+	lang := web.LocaleOf(c)
+	camp := r.Campaign
+	fallback := camp.DefaultLanguage
+	_, _, percent := r.Progress()
+	props := view.SurveyProps{GUID: camp.ID, Name: camp.Names.In(lang, fallback), Lang: lang, Percent: percent, Error: formErr}
+	for _, l := range toGoJSON(r).Campaign.FooterLinks {
+		props.FooterLinks = append(props.FooterLinks, view.FooterLink{Label: l.Label, Text: l.Text, URL: l.URL})
+	}
+	switch {
+	case r.Question != nil:
+		props.Question = m.questionView(c, r.Question, r.Answer, lang, fallback)
+		if submitted != nil {
+			mergeSubmitted(props.Question, submitted)
+		}
+	case IsTerminal(r.Status):
+		props.Outcome = m.outcomeView(c, r, lang, fallback)
+	}
+	return m.kit.Render(c, status, view.Survey(props))
+}
+
+func (m *Module) outcomeView(c fiber.Ctx, r *GoResult, lang, fallback string) *view.OutcomeView {
+	ty := toGoJSON(r).ThankYou
+	o := &view.OutcomeView{Status: r.Status, Title: ty.Title, Message: ty.Message, OpenInNewTab: ty.OpenInNewTab, CanRate: true}
+	if o.Title == "" {
+		o.Title = m.kit.T(c, "survey.outcome_"+outcomeKey(r.Status), nil)
+	}
+	if ty.Payout != "" {
+		o.Payout = web.FormatMoney(r.Campaign.RewardMinor, r.Campaign.CurrencyCode, lang)
+	}
+	o.ContinueURL = ty.CompletionURL
+	if o.ContinueURL == "" {
+		o.ContinueURL = ty.RedirectURL
+	}
+	if rating, err := m.RatingOf(c.Context(), web.PanelOf(c), audience(c), r.Campaign.ID); err == nil {
+		if rating.Rating != nil {
+			o.Rating = *rating.Rating
+		}
+		if rating.Comment != nil {
+			o.Comment = *rating.Comment
+		}
+	}
+	return o
+}
+
+func outcomeKey(status string) string {
+	switch status {
+	case StatusCompleted, StatusScreened, StatusQuotaFull, StatusDisqualified, StatusExpired:
+		return status
+	}
+	return "other"
+}
+
+func fmtNum(f *float64) string {
+	if f == nil {
+		return ""
+	}
+	return strconv.FormatFloat(*f, 'f', -1, 64)
+}
+
+// questionView is a question as the server-rendered form shows it, with the answer so far.
+func (m *Module) questionView(c fiber.Ctx, q *Question, answer any, lang, fallback string) *view.QuestionView {
+	v := &view.QuestionView{
+		ID: q.ID, Control: q.ControlType, Text: q.Text.In(lang, fallback), Descr: q.Descr.In(lang, fallback),
+		Min: fmtNum(q.MinNum), Max: fmtNum(q.MaxNum), Step: fmtNum(q.Step), Multiple: q.Multiple,
+		Chosen: map[string]bool{}, Grid: map[string]map[string]bool{}, Rank: map[string]string{},
+		LowLabel: q.ScaleLabels["min"].In(lang, fallback), HighLabel: q.ScaleLabels["max"].In(lang, fallback),
+	}
+	if q.MaxChars != nil {
+		v.MaxChars = *q.MaxChars
+	}
+	if q.Image != nil {
+		v.ImageURL, v.ImageAlt = q.Image.URL, q.Image.Alt.In(lang, fallback)
+	}
+	if q.VideoID != "" {
+		v.VideoURL = "https://www.youtube-nocookie.com/embed/" + q.VideoID
+	}
+	opt := func(list []Option) []view.OptionView {
+		out := make([]view.OptionView, 0, len(list))
+		for _, o := range list {
+			ov := view.OptionView{ID: o.ID, Text: o.Text.In(lang, fallback)}
+			if o.Image != nil {
+				ov.ImageURL = o.Image.URL
+			}
+			out = append(out, ov)
+		}
+		return out
+	}
+	v.Options, v.Rows, v.Columns = opt(q.Answers), opt(q.Rows), opt(q.Columns)
+	points := func(lo, hi, step float64) {
+		v.Options = nil
+		for x := lo; x <= hi+1e-9 && len(v.Options) < 101; x += step {
+			s := strconv.FormatFloat(x, 'f', -1, 64)
+			v.Options = append(v.Options, view.OptionView{ID: s, Text: s})
+		}
+	}
+	switch q.ControlType {
+	case ControlNPS:
+		points(0, 10, 1)
+	case ControlStar:
+		most := float64(defaultStars)
+		if q.MaxNum != nil {
+			most = *q.MaxNum
+		}
+		points(1, most, 1)
+		for i := range v.Options {
+			v.Options[i].Text = m.kit.Locales.Translate(lang, "survey.stars", map[string]any{"Count": i + 1}, i+1)
+		}
+	case ControlClickBar:
+		lo, hi, step := 1.0, 10.0, 1.0
+		if q.MinNum != nil {
+			lo = *q.MinNum
+		}
+		if q.MaxNum != nil {
+			hi = *q.MaxNum
+		}
+		if q.Step != nil && *q.Step > 0 {
+			step = *q.Step
+		}
+		points(lo, hi, step)
+	case ControlLikert, ControlSmiley:
+		v.Options = nil
+		for i, o := range q.ScaleAnswers {
+			s := strconv.FormatFloat(scaleValue(o, i), 'f', -1, 64)
+			v.Options = append(v.Options, view.OptionView{ID: s, Text: o.Text.In(lang, fallback)})
+		}
+	case ControlSpend, ControlFrequency:
+		periods := q.SpendPeriod
+		if q.ControlType == ControlFrequency {
+			periods = q.FreqPeriod
+			v.Min, v.Max = intStr(q.FreqMin), intStr(q.FreqMax)
+		} else {
+			v.Min, v.Max = fmtNum(q.SpendMin), fmtNum(q.SpendMax)
+		}
+		if len(periods) == 0 {
+			periods = []string{"day", "week", "month", "year"}
+		}
+		for _, p := range periods {
+			v.Periods = append(v.Periods, view.OptionView{ID: p, Text: m.kit.T(c, "survey.per_"+p, nil)})
+		}
+	}
+	fillAnswer(v, answer)
+	return v
+}
+
+func intStr(n *int) string {
+	if n == nil {
+		return ""
+	}
+	return strconv.Itoa(*n)
+}
+
+// fillAnswer shows a stored answer VALUE (as decoded from JSON) in the form.
+func fillAnswer(v *view.QuestionView, answer any) {
+	switch a := answer.(type) {
+	case string:
+		v.Value = a
+	case float64:
+		v.Value = strconv.FormatFloat(a, 'f', -1, 64)
+	case []any:
+		for i, x := range a {
+			if s, ok := x.(string); ok {
+				v.Chosen[s] = true
+				v.Rank[s] = strconv.Itoa(i + 1)
+			}
+		}
+	case map[string]any:
+		if w, ok := a["watched"].(bool); ok && w {
+			v.Value = "true"
+		}
+		v.Most, _ = a["most"].(string)
+		v.Least, _ = a["least"].(string)
+		v.Period, _ = a["period"].(string)
+		v.Postcode, _ = a["postcode"].(string)
+		for _, k := range []string{"amount", "count"} {
+			if n, ok := a[k].(float64); ok {
+				v.Amount = strconv.FormatFloat(n, 'f', -1, 64)
+			}
+		}
+		for row, cell := range a {
+			cols := map[string]bool{}
+			switch x := cell.(type) {
+			case string:
+				cols[x] = true
+			case []any:
+				for _, y := range x {
+					if s, ok := y.(string); ok {
+						cols[s] = true
+					}
+				}
+			}
+			if len(cols) > 0 {
+				v.Grid[row] = cols
+			}
+		}
+	}
+}
+
+func mergeSubmitted(v, s *view.QuestionView) {
+	v.Value, v.Chosen, v.Grid, v.Rank, v.Most, v.Least, v.Amount, v.Period, v.Postcode = s.Value, s.Chosen, s.Grid, s.Rank, s.Most, s.Least, s.Amount, s.Period, s.Postcode
+}
+
+// formAnswer turns a plain form post into the answer VALUE of ARCHITECTURE.md "Answers",
+// and what the member submitted, to show again if it is refused.
+func formAnswer(c fiber.Ctx, q *Question) (json.RawMessage, *view.QuestionView) {
+	args := c.Request().PostArgs()
+	multi := func(name string) []string {
+		var out []string
+		for _, b := range args.PeekMulti(name) {
+			out = append(out, string(b))
+		}
+		return out
+	}
+	sub := &view.QuestionView{Chosen: map[string]bool{}, Grid: map[string]map[string]bool{}, Rank: map[string]string{}}
+	one := strings.TrimSpace(c.FormValue("answer"))
+	sub.Value = one
+	num := func(s string) any {
+		if f, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
+			return f
+		}
+		return s // refused by validation: "Please enter a number."
+	}
+	var value any
+	switch q.ControlType {
+	case ControlText, ControlTextArea, ControlDate, ControlRadio, ControlDropdown, ControlLikeDislike, ControlImageSelect:
+		value = c.FormValue("answer")
+	case ControlNumber, ControlSlider, ControlStepper, ControlClickBar, ControlNPS, ControlStar, ControlLikert, ControlSmiley:
+		value = num(one)
+	case ControlCheckbox, ControlMultiImage:
+		ids := multi("answer")
+		for _, id := range ids {
+			sub.Chosen[id] = true
+		}
+		value = ids
+	case ControlRanking:
+		type ranked struct {
+			id   string
+			rank int
+		}
+		var list []ranked
+		for _, o := range q.Answers {
+			r := c.FormValue("rank." + o.ID)
+			sub.Rank[o.ID] = r
+			if n, err := strconv.Atoi(r); err == nil {
+				list = append(list, ranked{o.ID, n})
+			}
+		}
+		sort.SliceStable(list, func(i, j int) bool { return list[i].rank < list[j].rank })
+		ids := []string{}
+		for i, r := range list {
+			if i > 0 && list[i-1].rank == r.rank {
+				ids = append(ids, ids[len(ids)-1]) // two options on one rank: refused as a duplicate
+				continue
+			}
+			ids = append(ids, r.id)
+		}
+		value = ids
+	case ControlMostLeast:
+		sub.Most, sub.Least = c.FormValue("most"), c.FormValue("least")
+		value = map[string]any{"most": sub.Most, "least": sub.Least}
+	case ControlGrid:
+		grid := map[string]any{}
+		for _, row := range q.Rows {
+			cols := multi("row." + row.ID)
+			if len(cols) == 0 {
+				continue
+			}
+			sub.Grid[row.ID] = map[string]bool{}
+			for _, col := range cols {
+				sub.Grid[row.ID][col] = true
+			}
+			if q.Multiple {
+				grid[row.ID] = cols
+			} else {
+				grid[row.ID] = cols[0]
+			}
+		}
+		value = grid
+	case ControlSpend, ControlFrequency:
+		sub.Amount, sub.Period = c.FormValue("amount"), c.FormValue("period")
+		key := "amount"
+		if q.ControlType == ControlFrequency {
+			key = "count"
+		}
+		value = map[string]any{key: num(sub.Amount), "period": sub.Period}
+	case ControlLocation:
+		sub.Postcode = strings.TrimSpace(c.FormValue("postcode"))
+		// Without the lookup the postcode is its own place id.
+		value = map[string]any{"postcode": sub.Postcode, "id": strings.ToUpper(strings.ReplaceAll(sub.Postcode, " ", ""))}
+	case ControlVideo:
+		sub.Value = c.FormValue("watched")
+		value = map[string]any{"watched": sub.Value == "true"}
+	}
+	raw, _ := json.Marshal(map[string]any{"answer": value})
+	return raw, sub
+}
+
+// POST /survey/:campaignUuid/start: the invitation's Start button.
+func (m *Module) startSubmit(c fiber.Ctx) error {
+	id := c.Params("campaignUuid")
+	if _, err := m.Go(c.Context(), web.PanelOf(c), audience(c), id); err != nil {
+		return err
+	}
+	return c.Redirect().Status(fiber.StatusSeeOther).To("/survey/" + id)
+}
+
+// POST /survey/:campaignUuid/answer: one question answered with a plain form.
+func (m *Module) answerSubmit(c fiber.Ctx) error {
+	panel, who, id := web.PanelOf(c), audience(c), c.Params("campaignUuid")
+	d, err := m.Load(c.Context(), panel, who, id)
+	if err != nil {
+		return err
+	}
+	qid := c.FormValue("qid")
+	qi := questionIndex(&d.Campaign.Definition, qid)
+	if qi < 0 {
+		return web.Invalid("qid", "error.bad_request", nil)
+	}
+	body, submitted := formAnswer(c, &d.Campaign.Definition.Questions[qi])
+	_, err = m.Answer(c.Context(), panel, who, id, qid, body)
+	var we *web.Error
+	if errors.As(err, &we) && we.Status == fiber.StatusBadRequest {
+		// Show the question again with what was submitted and why it was refused.
+		r, perr := m.Peek(c.Context(), d, who)
+		if perr != nil {
+			return perr
+		}
+		msg := we.ToAPI(m.kit.Tr(c)).Message
+		if r.Question == nil || r.Question.ID != qid {
+			return c.Redirect().Status(fiber.StatusSeeOther).To("/survey/" + id)
+		}
+		return m.surveyBox(c, r, fiber.StatusBadRequest, msg, submitted)
+	}
+	if err != nil && !(errors.As(err, &we) && we.Status == fiber.StatusConflict) {
+		return err
+	}
+	// Answered, or already past this question (a second click, the back button): carry on.
+	return c.Redirect().Status(fiber.StatusSeeOther).To("/survey/" + id)
+}
+
+// POST /survey/:campaignUuid/rating: the thank-you page's star rating.
+func (m *Module) ratingSubmit(c fiber.Ctx) error {
+	id := c.Params("campaignUuid")
+	rating, err := strconv.Atoi(c.FormValue("rating"))
+	if err != nil {
+		rating = 0
+	}
+	if _, err := m.Rate(c.Context(), web.PanelOf(c), audience(c), id, rating, c.FormValue("comment")); err != nil {
+		var we *web.Error
+		if errors.As(err, &we) && we.Status < 500 && we.Status != fiber.StatusNotFound {
+			m.kit.FlashNext(c, "error", "flash.rating_invalid")
+			return c.Redirect().Status(fiber.StatusSeeOther).To("/survey/" + id)
+		}
+		return err
+	}
+	m.kit.FlashNext(c, "success", "flash.rating_saved")
+	return c.Redirect().Status(fiber.StatusSeeOther).To("/survey/" + id)
+}
