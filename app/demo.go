@@ -78,8 +78,15 @@ func LoadDemo(ctx context.Context, app *App) error {
 	if err != nil {
 		return fmt.Errorf("demo member: %w", err)
 	}
-	if _, _, err := app.Wallet.Adjust(ctx, panel, pid, DemoStartingBalance, "Welcome bonus", "demo", "demo-starting-balance"); err != nil {
+	_, created, err := app.Wallet.Adjust(ctx, panel, pid, DemoStartingBalance, "Welcome bonus", "demo", "demo-starting-balance")
+	if err != nil {
 		return fmt.Errorf("demo member's starting balance: %w", err)
+	}
+	if created {
+		// The starting balance is not news: no payment notification for it.
+		if err := app.Wallet.MarkSeen(ctx, pid, 0); err != nil {
+			return fmt.Errorf("demo member's starting balance: %w", err)
+		}
 	}
 	return nil
 }
