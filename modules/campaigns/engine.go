@@ -119,21 +119,36 @@ func (m *Module) Answer(ctx context.Context, panel *web.Panel, who Audience, id,
 		if err != nil {
 			return err
 		}
-		if IsTerminal(p.Status) || p.CurrentQuestion == nil || *p.CurrentQuestion != questionID {
-			// A repeat of an answer already taken (a double click, a retry after a lost
-			// response) is not an error: answer with where the member is now.
+		// A repeat of an answer already taken (a double click, a retry after a lost
+		// response) is not an error: it answers with where the member is now.
+		repeat := func() bool {
 			var prior Answer
 			err := tx.Where("participation_id = ? AND question_id = ?", p.ID, questionID).Take(&prior).Error
-			if err == nil && sameJSON(prior.Value, string(stored)) {
+			return err == nil && sameJSON(prior.Value, string(stored))
+		}
+		switch {
+		case IsTerminal(p.Status):
+			if repeat() {
 				return m.describe(tx, res, p, "")
 			}
-			if IsTerminal(p.Status) {
-				return errFinished(p.Status)
+			return errFinished(p.Status)
+		case d.Availability != "" && p.Status == StatusStarted:
+			// The campaign closed or filled up while the member was in it: their
+			// participation ends there, and they see that outcome.
+			now := m.now().UTC()
+			if err := tx.Model(&Participation{}).Where("id = ?", p.ID).
+				Updates(map[string]any{"status": d.Availability, "finished_at": now, "current_question": nil, "updated_at": now}).Error; err != nil {
+				return fmt.Errorf("end participation: %w", err)
+			}
+			p.Status, p.CurrentQuestion = d.Availability, nil
+			return m.describe(tx, res, p, "")
+		case d.Availability != "":
+			return errFinished(d.Availability)
+		case currentQuestion(def, p) != questionID:
+			if repeat() {
+				return m.describe(tx, res, p, "")
 			}
 			return errNotCurrent()
-		}
-		if d.Availability != "" {
-			return errFinished(d.Availability)
 		}
 		now := m.now().UTC()
 		a := Answer{ParticipationID: p.ID, QuestionID: questionID, Seq: p.Answered + 1, Value: string(stored), CreatedAt: now, UpdatedAt: now}
@@ -216,7 +231,7 @@ func (m *Module) complete(tx *gorm.DB, panel *web.Panel, who Audience, d *Detail
 	if err := tx.Where("campaign_id = ?", d.Campaign.ID).Order("quota_id").Find(&quotas).Error; err != nil {
 		return "", fmt.Errorf("load quotas: %w", err)
 	}
-	counted := false
+	var counted []string
 	for _, q := range quotas {
 		if !matchAll(q.Conditions, who.Fields, answers) {
 			continue
@@ -228,14 +243,21 @@ func (m *Module) complete(tx *gorm.DB, panel *web.Panel, who Audience, d *Detail
 			return "", fmt.Errorf("count quota %s: %w", q.QuotaID, res.Error)
 		}
 		if res.RowsAffected == 0 {
+			// Full: this complete counts towards none of the quotas (the rows counted so far
+			// are locked by this transaction, so taking the count back is exact).
+			if len(counted) > 0 {
+				err := tx.Model(&CampaignQuota{}).Where("campaign_id = ? AND quota_id IN ?", q.CampaignID, counted).
+					Update("completes", gorm.Expr("completes - 1")).Error
+				if err != nil {
+					return "", fmt.Errorf("take back quota counts: %w", err)
+				}
+			}
 			return StatusQuotaFull, refreshQuotaState(tx, d.Campaign.ID)
 		}
-		if !counted {
-			set["quota_id"] = q.QuotaID
-			counted = true
-		}
+		counted = append(counted, q.QuotaID)
 	}
-	if counted {
+	if len(counted) > 0 {
+		set["quota_id"] = counted[0]
 		if err := refreshQuotaState(tx, d.Campaign.ID); err != nil {
 			return "", err
 		}
@@ -300,16 +322,9 @@ func (m *Module) describe(tx *gorm.DB, res *GoResult, p *Participation, availabi
 		return nil
 	}
 	def := &res.Campaign.Definition
-	if p.CurrentQuestion == nil {
-		return nil
-	}
-	qi := questionIndex(def, *p.CurrentQuestion)
+	qi := questionIndex(def, currentQuestion(def, p))
 	if qi < 0 {
-		// The campaign was re-imported without this question: carry on from the start.
-		if len(def.Questions) == 0 {
-			return nil
-		}
-		qi = 0
+		return nil
 	}
 	res.Question = &def.Questions[qi]
 	var prior Answer
@@ -320,6 +335,18 @@ func (m *Module) describe(tx *gorm.DB, res *GoResult, p *Participation, availabi
 		return fmt.Errorf("load answer: %w", err)
 	}
 	return nil
+}
+
+// currentQuestion is the question the member answers next: the stored one, or the first
+// when a re-import removed it (they carry on from the start); "" when there is none.
+func currentQuestion(def *Definition, p *Participation) string {
+	if p.CurrentQuestion == nil || len(def.Questions) == 0 {
+		return ""
+	}
+	if questionIndex(def, *p.CurrentQuestion) < 0 {
+		return def.Questions[0].ID
+	}
+	return *p.CurrentQuestion
 }
 
 func loadAnswers(tx *gorm.DB, participationID string) (map[string]any, error) {
