@@ -43,13 +43,14 @@ test-go:
 
 # Benchmarks, the page-weight budgets and load runs against the real server (64 connections):
 # TestLoadRun, TestFeedLoadRun (the feed of a panel with 500 campaigns and 10,000
-# participants) and TestTransactionsLoadRun (a member with 10,000 ledger entries), on SQLite
+# participants), TestTransactionsLoadRun (a member with 10,000 ledger entries) and
+# TestSurveyLoadRun (64 members answering a 40-question survey at once), on SQLite
 # and, when CANVASS_TEST_POSTGRES_URL is set, on PostgreSQL too.
 bench: islands
 	$(GO) test -count=1 -run 'TestPagesStayWithinTheirWeightBudgets|TestLoadRun' -v ./app/ | grep -E 'gzip|req/s|^(ok|FAIL|---)'
 	@mkdir -p .tmp
 	@if [ -z "$$CANVASS_TEST_POSTGRES_URL" ]; then echo "PostgreSQL skipped: set CANVASS_TEST_POSTGRES_URL to load-test it too (README, Benchmarks)"; fi
-	CANVASS_LOAD=1 $(GO) test -count=1 -timeout 30m -run 'TestLoadRun|TestFeedLoadRun|TestTransactionsLoadRun' -v ./app/ > .tmp/load.log 2>&1; status=$$?; \
+	CANVASS_LOAD=1 $(GO) test -count=1 -timeout 30m -run 'TestLoadRun|TestFeedLoadRun|TestTransactionsLoadRun|TestSurveyLoadRun' -v ./app/ > .tmp/load.log 2>&1; status=$$?; \
 		grep -E 'req/s|seeded|^(ok|FAIL)' .tmp/load.log; \
 		if [ $$status -ne 0 ]; then cat .tmp/load.log; fi; exit $$status
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -60,6 +60,8 @@ type loadTarget struct {
 	path   string
 	body   string
 	header http.Header
+	// each, when set, makes request i of worker w (answers move on from question to question).
+	each func(w, i int) loadTarget
 }
 
 // drive sends workers×perWorker requests to the target over workers concurrent connections
@@ -96,13 +98,17 @@ func hammer(t *testing.T, base string, target loadTarget, workers, perWorker int
 		go func() {
 			defer wg.Done()
 			for i := 0; i < perWorker; i++ {
-				var body io.Reader
-				if target.body != "" {
-					body = strings.NewReader(target.body)
+				tg := target
+				if target.each != nil {
+					tg = target.each(w, i)
 				}
-				req, _ := http.NewRequest(method, base+target.path, body)
+				var body io.Reader
+				if tg.body != "" {
+					body = strings.NewReader(tg.body)
+				}
+				req, _ := http.NewRequest(method, base+tg.path, body)
 				req.Host = "localhost"
-				for k, v := range target.header {
+				for k, v := range tg.header {
 					req.Header[k] = v
 				}
 				t0 := time.Now()

@@ -156,12 +156,28 @@ func (m *Module) Answer(ctx context.Context, panel *web.Panel, who Audience, id,
 		if err := tx.Clauses(clause.OnConflict{UpdateAll: true}).Create(&a).Error; err != nil {
 			return fmt.Errorf("store answer: %w", err)
 		}
-		answers, err := loadAnswers(tx, p.ID)
-		if err != nil {
+		// Earlier answers matter to routes and, at the end, to quotas; most answers need neither.
+		answers, loaded := map[string]any{questionID: value}, false
+		needAll := func() error {
+			if loaded {
+				return nil
+			}
+			all, err := loadAnswers(tx, p.ID)
+			answers, loaded = all, true
 			return err
+		}
+		if len(def.Questions[qi].Routes) > 0 {
+			if err := needAll(); err != nil {
+				return err
+			}
 		}
 		set := map[string]any{"answered": p.Answered + 1, "updated_at": now}
 		status, next := route(def, qi, answers)
+		if status == StatusCompleted && len(def.Quotas) > 0 {
+			if err := needAll(); err != nil {
+				return err
+			}
+		}
 		if status == StatusCompleted {
 			status, err = m.complete(tx, panel, who, d, p, answers, set)
 			if err != nil {
@@ -181,10 +197,15 @@ func (m *Module) Answer(ctx context.Context, panel *web.Panel, who Audience, id,
 		if upd.RowsAffected != 1 {
 			return errConflict
 		}
-		if err := tx.Where("id = ?", p.ID).Take(p).Error; err != nil {
-			return err
+		p.Answered++
+		p.Status = StatusStarted
+		if IsTerminal(status) {
+			p.Status, p.CurrentQuestion = status, nil
+		} else {
+			p.CurrentQuestion = &next
 		}
-		return m.describe(tx, res, p, "")
+		// Routes only go forward, so the next question has no answer yet.
+		return m.describeWith(res, p, answers[next])
 	})
 	if err != nil {
 		return nil, err
@@ -279,22 +300,23 @@ func (m *Module) complete(tx *gorm.DB, panel *web.Panel, who Audience, d *Detail
 // first question when the member may take the campaign and has not started.
 func (m *Module) startedParticipation(tx *gorm.DB, panel *web.Panel, who Audience, d *Detail) (*Participation, error) {
 	now := m.now().UTC()
-	row := Participation{ID: uuid.NewString(), PanelID: panel.ID, CampaignID: d.Campaign.ID, ParticipantID: who.ParticipantID, Status: StatusNew, CreatedAt: now, UpdatedAt: now}
-	if err := tx.Exec(`INSERT INTO participations (id, panel_id, campaign_id, participant_id, status, created_at, updated_at, answered)
-		VALUES (?, ?, ?, ?, ?, ?, ?, 0) ON CONFLICT (participant_id, campaign_id) DO NOTHING`,
-		row.ID, row.PanelID, row.CampaignID, row.ParticipantID, row.Status, now, now).Error; err != nil {
-		return nil, fmt.Errorf("open participation: %w", err)
+	p, err := lockParticipation(tx, who.ParticipantID, d.Campaign.ID)
+	if err != nil {
+		return nil, err
 	}
-	q := `SELECT * FROM participations WHERE participant_id = ? AND campaign_id = ?`
-	if migrations.DialectOf(tx) == migrations.Postgres {
-		q += ` FOR UPDATE`
-	}
-	var p Participation
-	if err := tx.Raw(q, who.ParticipantID, d.Campaign.ID).Scan(&p).Error; err != nil {
-		return nil, fmt.Errorf("lock participation: %w", err)
-	}
-	if p.ID == "" {
-		return nil, errConflict
+	if p == nil {
+		// First visit: create the row (another request may have just done it), then lock it.
+		if err := tx.Exec(`INSERT INTO participations (id, panel_id, campaign_id, participant_id, status, created_at, updated_at, answered)
+			VALUES (?, ?, ?, ?, ?, ?, ?, 0) ON CONFLICT (participant_id, campaign_id) DO NOTHING`,
+			uuid.NewString(), panel.ID, d.Campaign.ID, who.ParticipantID, StatusNew, now, now).Error; err != nil {
+			return nil, fmt.Errorf("open participation: %w", err)
+		}
+		if p, err = lockParticipation(tx, who.ParticipantID, d.Campaign.ID); err != nil {
+			return nil, err
+		}
+		if p == nil {
+			return nil, errConflict
+		}
 	}
 	if p.Status == StatusNew && d.Availability == "" && len(d.Campaign.Definition.Questions) > 0 {
 		first := d.Campaign.Definition.Questions[0].ID
@@ -307,7 +329,37 @@ func (m *Module) startedParticipation(tx *gorm.DB, panel *web.Panel, who Audienc
 		}
 		p.Status, p.StartedAt, p.CurrentQuestion = StatusStarted, &now, &first
 	}
+	return p, nil
+}
+
+// lockParticipation reads the member's participation and holds it until the transaction
+// ends (FOR UPDATE on PostgreSQL; SQLite write transactions begin IMMEDIATE); nil if none.
+func lockParticipation(tx *gorm.DB, participantID, campaignID string) (*Participation, error) {
+	q := `SELECT * FROM participations WHERE participant_id = ? AND campaign_id = ?`
+	if migrations.DialectOf(tx) == migrations.Postgres {
+		q += ` FOR UPDATE`
+	}
+	var p Participation
+	if err := tx.Raw(q, participantID, campaignID).Scan(&p).Error; err != nil {
+		return nil, fmt.Errorf("lock participation: %w", err)
+	}
+	if p.ID == "" {
+		return nil, nil
+	}
 	return &p, nil
+}
+
+// describeWith fills a go result from a participation whose current answer is known.
+func (m *Module) describeWith(res *GoResult, p *Participation, answer any) error {
+	res.Status, res.Answered = p.Status, p.Answered
+	if IsTerminal(p.Status) {
+		return nil
+	}
+	def := &res.Campaign.Definition
+	if qi := questionIndex(def, currentQuestion(def, p)); qi >= 0 {
+		res.Question, res.Answer = &def.Questions[qi], answer
+	}
+	return nil
 }
 
 // describe fills a go result from the participation: its outcome, or its current question

@@ -5,6 +5,7 @@ package campaigns
 import (
 	"context"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/canvass/canvass/modules/web"
@@ -58,6 +59,9 @@ func New(d Deps) *Module {
 // Store owns every GORM call of the module.
 type Store struct {
 	db *gorm.DB
+
+	cacheMu sync.RWMutex
+	cache   map[string]*Campaign // decoded campaigns by id (see Campaign)
 }
 
 // Routes lists the campaign APIs and the feed's page actions; the feed page itself is

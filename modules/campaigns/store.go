@@ -273,11 +273,61 @@ func (s *Store) campaignRow(ctx context.Context, panelID, participantID, id stri
 	return &rows[0], nil
 }
 
-// Campaign loads a whole campaign (with its definition) of a panel.
+// Campaign loads a whole campaign (with its definition) of a panel. Decoded campaigns are
+// kept while their updated_at stays the same: every answer needs the definition, and
+// decoding it was the engine's largest CPU cost. The result is shared: read it, never change it.
 func (s *Store) Campaign(ctx context.Context, panelID, id string) (*Campaign, error) {
 	if _, err := uuid.Parse(id); err != nil {
 		return nil, ErrNotFound
 	}
+	var stamps []time.Time
+	if err := s.db.WithContext(ctx).Model(&Campaign{}).Where("panel_id = ? AND id = ?", panelID, id).Limit(1).Pluck("updated_at", &stamps).Error; err != nil {
+		return nil, fmt.Errorf("load campaign %s: %w", id, err)
+	}
+	if len(stamps) == 0 {
+		return nil, ErrNotFound
+	}
+	if c := s.cached(id, stamps[0]); c != nil {
+		return c, nil
+	}
+	c, err := s.loadCampaign(ctx, panelID, id)
+	if err != nil {
+		return nil, err
+	}
+	s.keep(c)
+	return c, nil
+}
+
+const campaignCacheSize = 2000
+
+func (s *Store) cached(id string, updated time.Time) *Campaign {
+	s.cacheMu.RLock()
+	defer s.cacheMu.RUnlock()
+	if c := s.cache[id]; c != nil && c.UpdatedAt.Equal(updated) {
+		return c
+	}
+	return nil
+}
+
+func (s *Store) keep(c *Campaign) {
+	s.cacheMu.Lock()
+	defer s.cacheMu.Unlock()
+	if s.cache == nil || len(s.cache) >= campaignCacheSize {
+		s.cache = make(map[string]*Campaign, 64)
+	}
+	s.cache[c.ID] = c
+}
+
+// forget drops campaigns from the decoded cache.
+func (s *Store) forget(ids ...string) {
+	s.cacheMu.Lock()
+	defer s.cacheMu.Unlock()
+	for _, id := range ids {
+		delete(s.cache, id)
+	}
+}
+
+func (s *Store) loadCampaign(ctx context.Context, panelID, id string) (*Campaign, error) {
 	var c Campaign
 	err := s.db.WithContext(ctx).Where("panel_id = ? AND id = ?", panelID, id).Take(&c).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
