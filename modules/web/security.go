@@ -47,8 +47,9 @@ func (k *Kit) SecurityHeaders() fiber.Handler {
 		} else {
 			h.Set("X-Frame-Options", "SAMEORIGIN")
 		}
+		// frame-src: video questions embed YouTube's privacy-enhanced player.
 		h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self' 'nonce-"+nonce+"'; style-src "+styleSrc+
-			"; img-src 'self' https: data:; font-src 'self' https: data:; connect-src 'self'; form-action 'self'; frame-ancestors "+frame+
+			"; img-src 'self' https: data:; font-src 'self' https: data:; connect-src 'self'; frame-src 'self' https://www.youtube-nocookie.com; form-action 'self'; frame-ancestors "+frame+
 			"; object-src 'none'; base-uri 'none'")
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
