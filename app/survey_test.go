@@ -246,3 +246,24 @@ func deref(n *int) int {
 	}
 	return *n
 }
+
+func TestSurveyThemesAreServedByCampaignAndByGuidWithTheSpecsFontWeights(t *testing.T) {
+	eachDialect(t, func(t *testing.T, e *env) {
+		c := e.member()
+		poll := e.campaignID("demo", "Quick poll")
+		theme := decodeJSON[campaigns.SurveyTheme](t, c.get("/api/v1/demo/campaigns/"+poll+"/survey-theme"), http.StatusOK)
+		assert.Equal(t, "theme1", theme.Name, "the default theme")
+		assert.Equal(t, campaigns.FontWeights{Light: 300, Normal: 400, SemiBold: 600, Bold: 700, ExtraBold: 800}, theme.FontWeights)
+
+		visitor := e.client("localhost")
+		two := decodeJSON[campaigns.SurveyTheme](t, visitor.get("/api/v1/survey-themes/"+campaigns.Theme2GUID), http.StatusOK)
+		assert.Equal(t, "theme2", two.Name)
+		assert.Equal(t, "v2_tickbox", two.KeyName)
+		assert.Equal(t, http.StatusNotFound, visitor.get("/api/v1/survey-themes/nope").StatusCode)
+		assert.Equal(t, http.StatusNotFound, c.get("/api/v1/demo/campaigns/"+e.campaignID("northwind", northwindCampaignName(t, e))+"/survey-theme").StatusCode)
+
+		c.postForm("/survey/"+poll+"/start", url.Values{})
+		page := c.get("/survey/" + poll).Body
+		assert.Regexp(t, `<style nonce="[^"]+">\.survey-box\{--survey-answer-border-color:`, page, "the theme reaches the page under the CSP nonce")
+	})
+}

@@ -70,6 +70,9 @@ func (m *Module) Routes(r fiber.Router) {
 	api := m.guard.RequireMember()
 	private := m.guard.Private()
 
+	// Survey themes are public: GET /api/v1/survey-themes/{id}.
+	r.Get("/api/v1/survey-themes/:id", m.apiSurveyThemeByID)
+
 	// Panel-instance API, v3 (no instance code).
 	r.Post("/api/v3/campaigns/paged", api, m.apiPaged)
 	r.Get("/api/v3/participations/paged", api, m.apiParticipations)
@@ -85,6 +88,7 @@ func (m *Module) Routes(r fiber.Router) {
 	inst.Get("/:id/go", m.apiGo)
 	inst.Post("/:id/question/:qid", m.apiAnswer)
 	inst.Get("/:id/rating", m.apiRating)
+	inst.Get("/:id/survey-theme", m.apiSurveyTheme)
 	inst.Post("/:id/rating", m.apiRate)
 
 	// The survey screen (the survey engine adds the survey box to it).

@@ -41,7 +41,7 @@ func (m *Module) surveyBox(c fiber.Ctx, r *GoResult, status int, formErr string,
 	camp := r.Campaign
 	fallback := camp.DefaultLanguage
 	_, _, percent := r.Progress()
-	props := view.SurveyProps{GUID: camp.ID, Name: camp.Names.In(lang, fallback), Lang: lang, Percent: percent, Error: formErr}
+	props := view.SurveyProps{GUID: camp.ID, Name: camp.Names.In(lang, fallback), Lang: lang, Percent: percent, Error: formErr, ThemeCSS: SurveyThemeOf(camp).CSS()}
 	for _, l := range toGoJSON(r).Campaign.FooterLinks {
 		props.FooterLinks = append(props.FooterLinks, view.FooterLink{Label: l.Label, Text: l.Text, URL: l.URL})
 	}
