@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"io/fs"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -50,6 +51,9 @@ func TestPagesStayWithinTheirWeightBudgets(t *testing.T) {
 	e := newEnv(t, "sqlite")
 	member := e.client("localhost")
 	member.login(DemoEmail, DemoPassword)
+	poll := e.campaignID("demo", "Quick poll")
+	member.get("/survey/" + poll) // the CSRF token of the signed-in session
+	require.Equal(t, http.StatusSeeOther, member.postForm("/survey/"+poll+"/start", url.Values{}).StatusCode)
 	pages := []struct {
 		name string
 		c    *client
@@ -61,6 +65,9 @@ func TestPagesStayWithinTheirWeightBudgets(t *testing.T) {
 		{"error", e.client("localhost"), "/error", budgetJSNoIsland},
 		{"feed", member, "/feed", budgetJSNoIsland},
 		{"transactions", member, "/transactions", budgetJSIslands},
+		// The survey page's JS is reported, not held: React alone is 71 KB of the 90 KB
+		// budget (the issue note asks for a decision). Its HTML and CSS budgets hold.
+		{"survey", member, "/survey/" + poll, 0},
 	}
 	for _, p := range pages {
 		t.Run(p.name, func(t *testing.T) {
@@ -79,7 +86,9 @@ func TestPagesStayWithinTheirWeightBudgets(t *testing.T) {
 			t.Logf("%s: HTML %d B, CSS %d B, JS %d B (gzip)", p.name, html, css, js)
 			assert.LessOrEqual(t, html, budgetHTML, "HTML")
 			assert.LessOrEqual(t, css, budgetCSS, "CSS")
-			assert.LessOrEqual(t, js, p.js, "JS")
+			if p.js > 0 {
+				assert.LessOrEqual(t, js, p.js, "JS")
+			}
 		})
 	}
 }

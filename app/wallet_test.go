@@ -86,7 +86,7 @@ func TestTheDemoMemberStartsWithTwentyFiveDollarsFromOneManualEntry(t *testing.T
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.member()
 		b := decodeJSON[map[string]string](t, c.get("/api/v3/user/balance"), http.StatusOK)
-		assert.Equal(t, map[string]string{"balance": "25.00", "currency_code": "USD"}, b)
+		assert.Equal(t, map[string]string{"balance": "25.00", "currency_code": "USD", "formatted": "$25.00"}, b)
 
 		tx := decodeJSON[transactionsJSON](t, c.get("/api/v3/transactions/paged"), http.StatusOK)
 		require.Len(t, tx.Transactions, 1)
@@ -200,7 +200,7 @@ func TestWalletCallsArePrivateAndBlindToOtherPanels(t *testing.T) {
 
 		nw := e.northwindMember()
 		b := decodeJSON[map[string]string](t, nw.get("/api/v3/user/balance"), http.StatusOK)
-		assert.Equal(t, map[string]string{"balance": "0.00", "currency_code": "GBP"}, b, "a new member has nothing, in their panel's currency")
+		assert.Equal(t, map[string]string{"balance": "0.00", "currency_code": "GBP", "formatted": "£0.00"}, b, "a new member has nothing, in their panel's currency")
 		tx := decodeJSON[transactionsJSON](t, nw.get("/api/v3/transactions/paged"), http.StatusOK)
 		assert.Empty(t, tx.Transactions)
 		res = nw.postJSON("/api/v3/transactions/"+entry.ID+"/report-broken", `{"reasonCode":"wrong_amount"}`)

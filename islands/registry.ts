@@ -14,3 +14,4 @@
 import { register } from './loader'
 
 register('transaction-filters', () => import('./transaction-filters'))
+register('survey-box', () => import('./survey-box'))

@@ -45,6 +45,9 @@ func (m *Module) surveyBox(c fiber.Ctx, r *GoResult, status int, formErr string,
 	for _, l := range toGoJSON(r).Campaign.FooterLinks {
 		props.FooterLinks = append(props.FooterLinks, view.FooterLink{Label: l.Label, Text: l.Text, URL: l.URL})
 	}
+	// The survey-box island takes over from the plain forms where JavaScript runs.
+	props.Island = m.islandProps(c, r)
+	web.UseIsland(c, "survey-box")
 	switch {
 	case r.Question != nil:
 		props.Question = m.questionView(c, r.Question, r.Answer, lang, fallback)
@@ -393,4 +396,36 @@ func (m *Module) ratingSubmit(c fiber.Ctx) error {
 	}
 	m.kit.FlashNext(c, "success", "flash.rating_saved")
 	return c.Redirect().Status(fiber.StatusSeeOther).To("/survey/" + id)
+}
+
+// surveyLabelKeys are the texts the survey-box island and its controls show.
+var surveyLabelKeys = []string{
+	"survey.next", "survey.submit", "survey.percent_complete", "survey.preview_only", "survey.back", "survey.restart",
+	"survey.close_preview", "survey.go_to_homepage", "survey.continue_website", "survey.open_new_tab", "error.default_button",
+	"survey.payout", "survey.rate", "survey.comment", "survey.send_rating", "survey.rating_saved", "survey.control_failed",
+	"survey.retry", "survey.balance", "survey.outcome_completed", "survey.outcome_screened", "survey.outcome_quota_full",
+	"survey.outcome_disqualified", "survey.outcome_expired", "survey.outcome_other", "survey.choose", "survey.most",
+	"survey.least", "survey.postcode", "survey.watched", "survey.move_up", "survey.move_down", "survey.keep_order",
+	"survey.per_day", "survey.per_week", "survey.per_month", "survey.per_year", "survey.amount", "survey.how_often",
+	"survey.characters_left", "survey.decrease", "survey.increase", "survey.like", "survey.dislike", "common.loading",
+	"survey.back_unsupported", "survey.rank", "survey.period",
+}
+
+// islandProps are the survey-box island's props (SurveyBoxProps in
+// islands/survey-box/contract.ts), but for the balance, which the layout adds.
+func (m *Module) islandProps(c fiber.Ctx, r *GoResult) map[string]any {
+	panel := web.PanelOf(c)
+	labels := make(map[string]string, len(surveyLabelKeys)+5)
+	for _, k := range surveyLabelKeys {
+		labels[k] = m.kit.Locales.ClientTemplate(web.LocaleOf(c), k)
+	}
+	for n := 1; n <= 5; n++ {
+		labels["survey.stars."+strconv.Itoa(n)] = m.kit.Locales.Translate(web.LocaleOf(c), "survey.stars", map[string]any{"Count": n}, n)
+	}
+	return map[string]any{
+		"apiBase": "/api/v1/" + panel.InstanceCode + "/campaigns/" + r.Campaign.ID,
+		"go":      toGoJSON(r),
+		"lang":    web.LocaleOf(c),
+		"labels":  labels,
+	}
 }

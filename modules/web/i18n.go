@@ -160,6 +160,20 @@ func (l *Locales) All(lang string) map[string]string {
 	return out
 }
 
+// clientPlaceholders are the template fields messages use; ClientTemplate leaves each as
+// {Name} for scripts to fill.
+var clientPlaceholders = []string{"Amount", "Balance", "Count", "Date", "Max", "Min", "Page", "Percent", "Step"}
+
+// ClientTemplate is a message for a script: its placeholders stay as {Name} (islands fill
+// them with lib/i18n's t()).
+func (l *Locales) ClientTemplate(lang, id string) string {
+	data := make(map[string]any, len(clientPlaceholders))
+	for _, name := range clientPlaceholders {
+		data[name] = "{" + name + "}"
+	}
+	return l.Translate(lang, id, data, nil)
+}
+
 // Tr is a translator bound to one language.
 func (l *Locales) Tr(lang string) func(id string, data map[string]any, count any) string {
 	return func(id string, data map[string]any, count any) string { return l.Translate(lang, id, data, count) }

@@ -1,0 +1,87 @@
+/** The thank-you page: title and message, payout, and a 5-star rating with an optional comment. */
+import { useSignal, useSignals } from '@preact/signals-react/runtime'
+import { post } from '../lib/api'
+import { toast } from '../lib/toast'
+import type { GoResult } from './contract'
+import { money, outcomeKey, type T } from './store'
+
+export interface ThankYouProps {
+  go: GoResult
+  apiBase: string
+  lang: string
+  t: T
+}
+
+/** "3 stars" from the server's labels (survey.stars.3), else the number. */
+function starLabel(t: T, i: number): string {
+  const k = 'survey.stars.' + i
+  const s = t(k)
+  return s === k ? String(i) : s
+}
+
+export function ThankYou({ go, apiBase, lang, t }: ThankYouProps) {
+  useSignals()
+  const rating = useSignal(0)
+  const comment = useSignal('')
+  const sending = useSignal(false)
+  const saved = useSignal(false)
+  const ty = go.thank_you
+  const title = ty?.title || t(outcomeKey(go.campaign_status))
+
+  const send = async () => {
+    if (sending.value || !rating.value) return
+    sending.value = true
+    const c = comment.value.trim()
+    try {
+      await post(apiBase + '/rating', c ? { rating: rating.value, comment: c } : { rating: rating.value })
+      saved.value = true
+    } catch (err) {
+      toast((err as Error).message, { type: 'error' })
+    } finally {
+      sending.value = false
+    }
+  }
+
+  return (
+    <div className="thank-you">
+      <h2 className="question-text" id="sb-q" tabIndex={-1}>
+        {title}
+      </h2>
+      {ty?.message ? <p>{ty.message}</p> : null}
+      {ty?.payout ? <p className="payout">{t('survey.payout', { Amount: money(ty.payout, ty.currency_code || go.campaign.currency_code, lang) })}</p> : null}
+      {saved.value ? (
+        <p className="notice" role="status">
+          {t('survey.rating_saved')}
+        </p>
+      ) : (
+        <form
+          className="rating"
+          onSubmit={(e) => {
+            e.preventDefault()
+            void send()
+          }}
+        >
+          <fieldset>
+            <legend>{t('survey.rate')}</legend>
+            <div className="stars" role="radiogroup" aria-label={t('survey.rate')}>
+              {[1, 2, 3, 4, 5].map((i) => (
+                <label key={i} className={'star' + (i <= rating.value ? ' sb-on' : '')}>
+                  <input type="radio" name="rating" value={i} checked={rating.value === i} onChange={() => (rating.value = i)} />
+                  <span aria-hidden="true">★</span>
+                  <span className="visually-hidden">{starLabel(t, i)}</span>
+                </label>
+              ))}
+            </div>
+            <label className="field">
+              <span>{t('survey.comment')}</span>
+              <textarea name="comment" rows={3} maxLength={1000} value={comment.value} onChange={(e) => (comment.value = e.target.value)} />
+            </label>
+            <button className="button button-secondary" type="submit" disabled={!rating.value} aria-busy={sending.value || undefined}>
+              {t('survey.send_rating')}
+            </button>
+          </fieldset>
+        </form>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,502 @@
+import { act } from 'react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { ControlProps, GoResult, Question, SurveyBoxProps, ThankYou } from './contract'
+
+Object.assign(globalThis, { IS_REACT_ACT_ENVIRONMENT: true })
+
+// The real controls are written elsewhere: every control type loads this fake, which can fail.
+const ctl = vi.hoisted(() => ({
+  fail: 0,
+  loads: [] as string[],
+  component: null as unknown,
+}))
+vi.mock('./controls', () => ({
+  loaders: new Proxy(
+    {},
+    {
+      // 'hologram' is a control type the registry does not know.
+      get: (_, type: string) =>
+        type === 'hologram'
+          ? undefined
+          : async () => {
+              ctl.loads.push(type)
+              if (ctl.fail > 0) {
+                ctl.fail--
+                throw new TypeError('Failed to fetch dynamically imported module')
+              }
+              return { default: ctl.component }
+            },
+    },
+  ),
+}))
+
+import { mount } from '.'
+
+/** A fake control: one button per option and a Clear button; reports the option id. */
+function FakeControl({ question, value, onChange, labelledBy, disabled }: ControlProps) {
+  return (
+    <div role="group" aria-labelledby={labelledBy} data-control={question.control_type}>
+      {(question.answers || []).map((a) => (
+        <button key={a.id} type="button" className="opt" aria-pressed={value === a.id} disabled={disabled} onClick={() => onChange(a.id)}>
+          {a.text}
+        </button>
+      ))}
+      <button type="button" className="opt-clear" onClick={() => onChange(null)}>
+        Clear
+      </button>
+    </div>
+  )
+}
+ctl.component = FakeControl
+
+const question = (id: string, over: Partial<Question> = {}): Question => ({
+  id,
+  type: 'single',
+  control_type: 'radio',
+  text: `Question ${id}?`,
+  answers: [
+    { id: 'a', text: 'Alpha' },
+    { id: 'b', text: 'Beta' },
+  ],
+  answer: null,
+  ...over,
+})
+
+const CAMPAIGN: GoResult['campaign'] = {
+  guid: 'c-1',
+  name: 'Coffee habits',
+  is_welcome: false,
+  is_competition: false,
+  invitation: { name: 'Coffee', questionsLength: 3 },
+  reward: '0.50',
+  currency_code: 'USD',
+  footer_links: [],
+}
+
+const goResult = (over: Partial<GoResult> = {}): GoResult => ({
+  campaign_status: 'started',
+  thank_you: null,
+  action: null,
+  question: question('q1'),
+  progress: { answered: 0, questions: 3, total: 0 },
+  campaign: CAMPAIGN,
+  ...over,
+})
+
+const ty = (over: Partial<ThankYou> = {}): ThankYou => ({ kind: '', open_in_new_tab: false, is_final_onboarding_campaign: false, is_welcome: false, ...over })
+
+const finished = (status: string, thankYou: ThankYou | null = ty()) =>
+  goResult({ campaign_status: status, thank_you: thankYou, question: null, progress: { answered: 3, questions: 3, total: 100 } })
+
+const API = '/api/v1/demo/campaigns/c-1'
+
+const props = (over: Partial<SurveyBoxProps> = {}): SurveyBoxProps => ({
+  apiBase: API,
+  go: goResult(),
+  balance: '$25.00',
+  previewMode: '',
+  lang: 'en',
+  labels: { 'survey.percent_complete': '{{.Percent}}% complete', 'survey.payout': 'You earned {{.Amount}}.' },
+  ...over,
+})
+
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
+
+type Reply = () => Response | Promise<Response>
+let fetchMock: ReturnType<typeof vi.fn<typeof fetch>>
+let replies: Record<string, Reply[]>
+let unmount: (() => void) | undefined
+
+/** Queues the reply to the next `METHOD /path` request. */
+const reply = (key: string, r: Reply) => (replies[key] ||= []).push(r)
+const requests = (key?: string) =>
+  fetchMock.mock.calls
+    .map(([url, init]) => ({ key: (init?.method || 'GET') + ' ' + new URL(String(url)).pathname, body: init?.body ? JSON.parse(String(init.body)) : undefined }))
+    .filter((r) => !key || r.key === key)
+
+beforeEach(() => {
+  replies = {}
+  ctl.fail = 0
+  ctl.loads = []
+  fetchMock = vi.fn<typeof fetch>(async (url, init) => {
+    const key = (init?.method || 'GET') + ' ' + new URL(String(url)).pathname
+    const r = replies[key]?.shift()
+    if (!r) throw new Error('unexpected request ' + key)
+    return r()
+  })
+  vi.stubGlobal('fetch', fetchMock)
+  vi.spyOn(window, 'scrollTo').mockImplementation(() => {})
+  history.replaceState(null, '', '/survey/c-1')
+})
+
+afterEach(() => {
+  if (unmount) act(() => unmount!())
+  unmount = undefined
+  document.body.innerHTML = ''
+  document.body.removeAttribute('style')
+})
+
+const island = () => document.querySelector<HTMLElement>('[data-island]')!
+const footer = () => island().querySelector('footer')
+/** The footer's actions (not the preview tools or links): tag, text, and what matters of their state. */
+const actions = () =>
+  Array.from(footer()?.querySelectorAll<HTMLElement>(':scope > a, :scope > button, :scope > .sb-spacer') ?? []).map((el) => {
+    const o: Record<string, unknown> = { tag: el.tagName.toLowerCase(), text: el.textContent }
+    if (el instanceof HTMLButtonElement && el.disabled) o.disabled = true
+    if (el.getAttribute('aria-busy')) o.busy = true
+    if (el instanceof HTMLAnchorElement) o.href = el.getAttribute('href')
+    if (el.getAttribute('target')) o.target = el.getAttribute('target')
+    if (el.style.height) o.height = el.style.height
+    return o
+  })
+const nextButton = () => footer()!.querySelector<HTMLButtonElement>('button.sb-next')!
+const option = (text: string) => Array.from(island().querySelectorAll<HTMLButtonElement>('button.opt')).find((b) => b.textContent === text)!
+const button = (text: string) => Array.from(island().querySelectorAll<HTMLButtonElement>('button')).find((b) => b.textContent === text)
+const questionText = () => island().querySelector<HTMLElement>('.question-text')
+const alertText = () => island().querySelector('.survey-question [role=alert]')?.textContent ?? null
+const toasts = () => Array.from(document.querySelectorAll('.toast .toast__msg')).map((el) => el.textContent)
+
+const settle = async () => {
+  for (let i = 0; i < 4; i++) await act(() => new Promise((r) => setTimeout(r, 0)))
+}
+
+async function render(p: SurveyBoxProps = props()): Promise<HTMLElement> {
+  document.body.innerHTML =
+    '<main><div data-island="survey-box"><form class="fallback" method="post"><button>Next</button></form>' +
+    `<script type="application/json">${JSON.stringify(p)}</script></div></main>`
+  await act(async () => {
+    unmount = mount(island(), p)
+  })
+  await settle() // the control chunk
+  return island()
+}
+
+async function user(fn: () => void): Promise<void> {
+  await act(async () => fn())
+  await settle()
+}
+
+describe('mounting', () => {
+  it('replaces the fallback with the header bar, progress, question, control and footer', async () => {
+    const el = await render(props({ go: goResult({ progress: { answered: 1, questions: 3, total: 33 } }) }))
+
+    expect(el.querySelector('.fallback')).toBeNull()
+    expect(el.querySelector('h1')!.textContent).toBe('Coffee habits')
+    expect(el.querySelector('.sb-balance')!.textContent).toBe('Balance $25.00')
+    const bar = el.querySelector('[role=progressbar]')!
+    expect(bar.getAttribute('aria-valuenow')).toBe('33')
+    expect(el.querySelector<HTMLElement>('.progress-bar')!.style.width).toBe('33%')
+    expect(questionText()!.textContent).toBe('Question q1?')
+    expect(questionText()!.tabIndex).toBe(-1)
+    expect(el.querySelector('[data-control=radio]')!.getAttribute('aria-labelledby')).toBe(questionText()!.id)
+    expect(footer()!.querySelector('.survey-percent')!.textContent).toBe('33% complete')
+    expect(ctl.loads).toEqual(['radio'])
+  })
+
+  it('throws before touching the fallback when the props have no go result', () => {
+    document.body.innerHTML = '<div data-island="survey-box"><form class="fallback"></form></div>'
+    expect(() => mount(island(), {})).toThrow()
+    expect(island().querySelector('.fallback')).not.toBeNull()
+  })
+
+  it('starts with the earlier answer chosen', async () => {
+    await render(props({ go: goResult({ question: question('q1', { answer: 'b' }) }) }))
+    expect(option('Beta').getAttribute('aria-pressed')).toBe('true')
+    expect(nextButton().disabled).toBe(false)
+  })
+
+  it('shows footer links that have a text and a url, label then link, at most 4', async () => {
+    const links = [
+      { label: 'Help:', text: 'FAQ', url: 'https://help.example/faq' },
+      { label: 'x', text: '', url: 'https://x.example' },
+      { label: '', text: 'Privacy', url: 'https://help.example/privacy' },
+      { label: 'a', text: 'A', url: '/a' },
+      { label: 'b', text: 'B', url: '/b' },
+      { label: 'c', text: 'C', url: '/c' },
+    ]
+    const el = await render(props({ go: goResult({ campaign: { ...CAMPAIGN, footer_links: links } }) }))
+    const items = Array.from(el.querySelectorAll('.footer-links li'))
+    expect(items.map((li) => li.textContent)).toEqual(['Help: FAQ', 'Privacy', 'a A', 'b B'])
+    expect(items[0].querySelector('a')!.getAttribute('href')).toBe('https://help.example/faq')
+  })
+})
+
+describe('footer', () => {
+  const oneQuestion = { ...CAMPAIGN, invitation: { name: 'Poll', questionsLength: 1 } }
+  const grid = question('g1', { control_type: 'grid' })
+
+  it.each<[string, Partial<SurveyBoxProps>, Record<string, unknown>[]]>([
+    ['a question without an answer shows a disabled Next', {}, [{ tag: 'button', text: 'Next', disabled: true }]],
+    ['an answered question shows an enabled Next', { go: goResult({ question: question('q1', { answer: 'a' }) }) }, [{ tag: 'button', text: 'Next' }]],
+    ['the server labels the Next button', { labels: { 'survey.next': 'Siguiente' } }, [{ tag: 'button', text: 'Siguiente', disabled: true }]],
+    ['a widget of a one-question invitation shows Submit', { widget: true, go: goResult({ campaign: oneQuestion }) }, [{ tag: 'button', text: 'Submit', disabled: true }]],
+    ['a widget of a longer invitation shows Next', { widget: true }, [{ tag: 'button', text: 'Next', disabled: true }]],
+    ['a one-question invitation outside a widget shows Next', { go: goResult({ campaign: oneQuestion }) }, [{ tag: 'button', text: 'Next', disabled: true }]],
+    ['a dobblk action shows Go to Homepage', { go: goResult({ action: { type: 'dobblk' } }) }, [{ tag: 'a', text: 'Go to Homepage', href: '/' }]],
+    ['a grid question without an answer shows no button', { go: goResult({ question: grid }) }, []],
+    ['an answered grid question shows Next', { go: goResult({ question: { ...grid, answer: { r: 'c' } } }) }, [{ tag: 'button', text: 'Next' }]],
+    ['a completed campaign links back to the feed', { go: finished('completed') }, [{ tag: 'a', text: 'Take me back to my feed', href: '/feed' }]],
+    [
+      'a completion address offers the website, then the feed',
+      { go: finished('completed', ty({ completion_url: 'https://brand.example/done' })) },
+      [
+        { tag: 'a', text: 'Continue to the website', href: 'https://brand.example/done' },
+        { tag: 'a', text: 'Take me back to my feed', href: '/feed' },
+      ],
+    ],
+    [
+      'open in new tab comes once per address, after the website button',
+      { go: finished('screened', ty({ completion_url: 'https://brand.example/done', redirect_url: 'https://brand.example/r', open_in_new_tab: true })) },
+      [
+        { tag: 'a', text: 'Continue to the website', href: 'https://brand.example/done' },
+        { tag: 'a', text: 'Open in a new tab', href: 'https://brand.example/done', target: '_blank' },
+        { tag: 'a', text: 'Open in a new tab', href: 'https://brand.example/r', target: '_blank' },
+        { tag: 'a', text: 'Take me back to my feed', href: '/feed' },
+      ],
+    ],
+    [
+      'disqualified uses nothing from the thank-you',
+      { go: finished('disqualified', ty({ completion_url: 'https://brand.example/done', open_in_new_tab: true })) },
+      [{ tag: 'a', text: 'Take me back to my feed', href: '/feed' }],
+    ],
+    [
+      'preview mode offers Close preview instead of the feed',
+      { previewMode: 'campaign-preview', go: finished('completed', ty({ redirect_url: 'https://brand.example/r' })) },
+      [
+        { tag: 'a', text: 'Continue to the website', href: 'https://brand.example/r' },
+        { tag: 'button', text: 'Close preview' },
+      ],
+    ],
+    [
+      'a competition invitation shows a 57.5px spacer instead of buttons',
+      { go: finished('completed', ty({ kind: 'competition_invitation', completion_url: 'https://brand.example/done' })) },
+      [{ tag: 'div', text: '', height: '57.5px' }],
+    ],
+  ])('%s', async (_, over, want) => {
+    await render(props(over))
+    expect(actions()).toEqual(want)
+  })
+
+  it('makes the widget button a wide image button with its text for screen readers', async () => {
+    await render(props({ widget: true, go: goResult({ campaign: oneQuestion }) }))
+    const b = nextButton()
+    expect(b.classList.contains('sb-next-wide')).toBe(true)
+    expect(b.querySelector('svg')).not.toBeNull()
+    expect(b.querySelector('.visually-hidden')!.textContent).toBe('Submit')
+    expect(island().querySelector('section')!.classList.contains('sb-widget')).toBe(true)
+  })
+
+  it('enables Next once the control reports an answer and disables it again when the answer is cleared', async () => {
+    await render()
+    expect(nextButton().disabled).toBe(true)
+    await user(() => option('Alpha').click())
+    expect(nextButton().disabled).toBe(false)
+    await user(() => button('Clear')!.click())
+    expect(nextButton().disabled).toBe(true)
+  })
+
+  it.each([
+    ['en', 'Preview only'],
+    ['es', 'Preview only (es)'],
+  ])('in campaign preview in %s says %j with a disabled Back and a Restart that reloads', async (lang, note) => {
+    const reload = vi.fn()
+    const loc = window.location
+    vi.spyOn(window, 'location', 'get').mockReturnValue({ ...loc, href: loc.href, reload } as Location)
+    await render(props({ previewMode: 'campaign-preview', lang }))
+    const preview = footer()!.querySelector('.sb-preview')!
+    expect(preview.firstChild!.textContent).toBe(note)
+    const back = button('Back')!
+    expect(back.disabled).toBe(true)
+    expect(back.title).toBe('Not supported by the server yet')
+    await user(() => button('Restart')!.click())
+    expect(reload).toHaveBeenCalledOnce()
+    expect(actions()).toEqual([{ tag: 'button', text: 'Next', disabled: true }])
+  })
+
+  it('in question preview renders no footer and never posts', async () => {
+    await render(props({ previewMode: 'preview-question' }))
+    expect(footer()).toBeNull()
+    expect(questionText()!.textContent).toBe('Question q1?')
+    expect(option('Alpha').disabled).toBe(true)
+    expect(requests()).toEqual([])
+  })
+})
+
+describe('answering', () => {
+  it('posts the answer once even on a double click, shows the loading state, then the next question', async () => {
+    let send!: (r: Response) => void
+    reply(`POST ${API}/question/q1`, () => new Promise<Response>((ok) => (send = ok)))
+    const el = await render()
+    const box = el.querySelector('section')! // the survey container
+    box.scrollTop = 120
+    document.body.style.overflow = 'hidden'
+    vi.spyOn(box, 'getBoundingClientRect').mockReturnValue({ top: 300 } as DOMRect)
+    vi.spyOn(window, 'scrollY', 'get').mockReturnValue(1000)
+    await user(() => option('Beta').click())
+
+    await user(() => {
+      nextButton().click()
+      nextButton().click()
+    })
+    expect(requests()).toEqual([{ key: `POST ${API}/question/q1`, body: { answer: 'b' } }])
+    expect(nextButton().getAttribute('aria-busy')).toBe('true')
+    expect(nextButton().classList.contains('sb-loading')).toBe(true)
+    await user(() => nextButton().click())
+    expect(requests()).toHaveLength(1)
+
+    await user(() => send(json(goResult({ question: question('q2', { text: 'Second?' }), progress: { answered: 1, questions: 3, total: 33 } }))))
+    expect(questionText()!.textContent).toBe('Second?')
+    expect(document.activeElement).toBe(questionText())
+    expect(nextButton().disabled).toBe(true)
+    expect(nextButton().getAttribute('aria-busy')).toBeNull()
+    expect(el.querySelector('[role=progressbar]')!.getAttribute('aria-valuenow')).toBe('33')
+    expect(box.scrollTop).toBe(0)
+    expect(document.body.style.overflow).toBe('')
+    expect(window.scrollTo).toHaveBeenCalledWith({ top: 300 + 1000 - 65 })
+  })
+
+  it('shows a refused answer under the question and keeps the answer', async () => {
+    reply(`POST ${API}/question/q1`, () => json({ message: 'Please choose at most 2.' }, 400))
+    await render()
+    await user(() => option('Alpha').click())
+    await user(() => nextButton().click())
+
+    expect(alertText()).toBe('Please choose at most 2.')
+    expect(questionText()!.textContent).toBe('Question q1?')
+    expect(option('Alpha').getAttribute('aria-pressed')).toBe('true')
+    expect(nextButton().disabled).toBe(false)
+    expect(toasts()).toEqual([])
+
+    reply(`POST ${API}/question/q1`, () => json(goResult({ question: question('q2') })))
+    await user(() => nextButton().click())
+    expect(alertText()).toBeNull()
+    expect(questionText()!.textContent).toBe('Question q2?')
+  })
+
+  it.each(['not_current_question', 'campaign_finished'])('reloads the go result after a 409 %s', async (code) => {
+    reply(`POST ${API}/question/q1`, () => json({ message: 'Conflict', details: [{ code, message: 'Conflict' }] }, 409))
+    reply(`GET ${API}/go`, () => json(goResult({ question: question('q3', { text: 'Where you are' }) })))
+    await render()
+    await user(() => option('Alpha').click())
+    await user(() => nextButton().click())
+
+    expect(requests().map((r) => r.key)).toEqual([`POST ${API}/question/q1`, `GET ${API}/go`])
+    expect(questionText()!.textContent).toBe('Where you are')
+    expect(alertText()).toBeNull()
+  })
+
+  it.each<[string, Reply]>([
+    ['a server error', () => json({ message: 'Database unavailable' }, 503)],
+    ['a network error', () => Promise.reject(new TypeError('Failed to fetch'))],
+  ])('toasts %s and keeps the state so Next can be pressed again', async (_, r) => {
+    reply(`POST ${API}/question/q1`, r)
+    await render()
+    await user(() => option('Beta').click())
+    await user(() => nextButton().click())
+
+    expect(toasts()).toHaveLength(1)
+    expect(questionText()!.textContent).toBe('Question q1?')
+    expect(option('Beta').getAttribute('aria-pressed')).toBe('true')
+    expect(nextButton().disabled).toBe(false)
+    expect(window.scrollTo).not.toHaveBeenCalled()
+
+    reply(`POST ${API}/question/q1`, () => json(goResult({ question: question('q2') })))
+    await user(() => nextButton().click())
+    expect(requests(`POST ${API}/question/q1`).map((x) => x.body)).toEqual([{ answer: 'b' }, { answer: 'b' }])
+    expect(questionText()!.textContent).toBe('Question q2?')
+  })
+})
+
+describe('thank-you', () => {
+  const completed = () =>
+    finished('completed', ty({ title: 'Thanks a latte!', message: 'Your answers help.', payout: '0.50', currency_code: 'USD' }))
+
+  it('shows the thank-you with the payout after the last answer and refreshes the balance', async () => {
+    reply(`POST ${API}/question/q1`, () => json(completed()))
+    reply('GET /api/v3/user/balance', () => json({ balance: '25.50', currency_code: 'USD' }))
+    const el = await render()
+    await user(() => option('Alpha').click())
+    await user(() => nextButton().click())
+
+    expect(el.querySelector('.thank-you h2')!.textContent).toBe('Thanks a latte!')
+    expect(el.querySelector('.thank-you h2')).toBe(document.activeElement)
+    expect(el.textContent).toContain('Your answers help.')
+    expect(el.querySelector('.payout')!.textContent).toBe('You earned $0.50.')
+    expect(el.querySelector('.sb-balance')!.textContent).toBe('Balance 25.50 USD')
+    expect(actions()).toEqual([{ tag: 'a', text: 'Take me back to my feed', href: '/feed' }])
+    expect(requests().map((r) => r.key)).toEqual([`POST ${API}/question/q1`, 'GET /api/v3/user/balance'])
+  })
+
+  it('does not refresh the balance on a page that opens finished', async () => {
+    const el = await render(props({ go: completed() }))
+    expect(el.querySelector('.payout')!.textContent).toBe('You earned $0.50.')
+    expect(el.querySelector('.sb-balance')!.textContent).toBe('Balance $25.00')
+    expect(requests()).toEqual([])
+  })
+
+  it.each([
+    ['screened', 'Thanks for your time'],
+    ['quota_full', 'This survey has all the answers it needs'],
+    ['expired', 'This survey has closed'],
+    ['skipped', 'This survey has ended'],
+  ])('titles a %s outcome without a thank-you title from the labels', async (status, title) => {
+    const el = await render(props({ go: finished(status, null) }))
+    expect(el.querySelector('.thank-you h2')!.textContent).toBe(title)
+    expect(el.querySelector('.payout')).toBeNull()
+  })
+
+  it.each([
+    ['sends the trimmed comment', '  Loved it  ', { rating: 4, comment: 'Loved it' }],
+    ['omits an empty comment', '   ', { rating: 4 }],
+  ])('rating %s', async (_, comment, body) => {
+    reply(`POST ${API}/rating`, () => json({}))
+    const el = await render(props({ go: completed(), labels: { 'survey.stars.4': '4 stars' } }))
+    const send = button('Send rating')!
+    expect(send.disabled).toBe(true)
+    const stars = Array.from(el.querySelectorAll<HTMLInputElement>('.stars input[type=radio]'))
+    expect(stars.map((s) => s.value)).toEqual(['1', '2', '3', '4', '5'])
+    expect(new Set(stars.map((s) => s.name)).size).toBe(1)
+    expect(stars[3].closest('label')!.textContent).toBe('★4 stars')
+    expect(stars[2].closest('label')!.textContent).toBe('★3')
+    await user(() => stars[3].click())
+    const area = el.querySelector<HTMLTextAreaElement>('textarea[name=comment]')!
+    await user(() => {
+      Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!.call(area, comment)
+      area.dispatchEvent(new Event('input', { bubbles: true }))
+    })
+    await user(() => send.click())
+
+    expect(requests()).toEqual([{ key: `POST ${API}/rating`, body }])
+    expect(el.querySelector('.thank-you [role=status]')!.textContent).toBe('Thanks for your rating!')
+  })
+})
+
+describe('control loading', () => {
+  it('shows Retry when the control fails to load, and Retry loads it', async () => {
+    ctl.fail = 1
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    const el = await render(props({ labels: { 'survey.control_failed': 'This question could not be loaded.', 'survey.retry': 'Try again' } }))
+
+    expect(el.querySelector('.sb-failed')!.textContent).toContain('This question could not be loaded.')
+    expect(el.querySelector('[data-control]')).toBeNull()
+    await user(() => button('Try again')!.click())
+
+    expect(ctl.loads).toEqual(['radio', 'radio'])
+    expect(el.querySelector('.sb-failed')).toBeNull()
+    expect(el.querySelector('[data-control=radio]')).not.toBeNull()
+  })
+
+  it('says a control type it does not know could not be loaded', async () => {
+    const el = await render(props({ go: goResult({ question: question('q1', { control_type: 'hologram' as never }) }) }))
+    expect(el.querySelector('.sb-failed')!.textContent).toContain('This question could not be loaded.')
+  })
+
+  it('loads the next question’s control when its type differs', async () => {
+    reply(`POST ${API}/question/q1`, () => json(goResult({ question: question('q2', { control_type: 'checkbox' }) })))
+    const el = await render()
+    await user(() => option('Alpha').click())
+    await user(() => nextButton().click())
+    expect(ctl.loads).toEqual(['radio', 'checkbox'])
+    expect(el.querySelector('[data-control=checkbox]')).not.toBeNull()
+  })
+})
