@@ -302,7 +302,7 @@ func (m *Module) Load(ctx context.Context, panel *web.Panel, who Audience, id st
 			return nil, welcomeFirst(welcome[0].GUID)
 		}
 	}
-	c, err := m.store.Campaign(ctx, panel.ID, id)
+	c, err := m.store.campaignAt(ctx, panel.ID, id, row.UpdatedAt)
 	if err != nil {
 		return nil, err
 	}

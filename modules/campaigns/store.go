@@ -43,6 +43,7 @@ type feedRow struct {
 	Status            *string // the member's participation status; nil: never touched
 	SeenAt            *time.Time
 	HiddenAt          *time.Time
+	UpdatedAt         time.Time // the campaign's: whether a decoded copy is still current
 	// namesJSON and descriptionsJSON are the columns behind Names and Descriptions until
 	// decodeTexts decodes them: the feed reads more rows than it shows.
 	namesJSON, descriptionsJSON []byte
@@ -69,7 +70,7 @@ func (r *feedRow) decodeTexts() error {
 // feedColumns are read in this order by scanFeedRows.
 const feedColumns = "c.id, c.type, c.default_language, c.names, c.descriptions, c.reward_minor, c.currency_code, " +
 	"c.estimated_minutes, c.question_count, c.is_welcome, c.is_competition, c.opens_at, c.closes_at, c.published_at, " +
-	"c.profile_targeting, c.full_audiences, c.quota_full, c.audience_languages, p.status, p.seen_at, p.hidden_at"
+	"c.profile_targeting, c.full_audiences, c.quota_full, c.audience_languages, p.status, p.seen_at, p.hidden_at, c.updated_at"
 
 // scanFeedRows reads rows of feedColumns. It scans column by column and decodes the JSON
 // columns itself, skipping the empty lists most campaigns have, and leaves names and
@@ -86,7 +87,7 @@ func scanFeedRows(rows *sql.Rows) ([]feedRow, error) {
 		var r feedRow
 		err := rows.Scan(&r.ID, &r.Type, &r.DefaultLanguage, &r.namesJSON, &r.descriptionsJSON, &r.RewardMinor, &r.CurrencyCode,
 			&r.EstimatedMinutes, &r.QuestionCount, &r.IsWelcome, &r.IsCompetition, &opensAt, &closesAt, &r.PublishedAt,
-			&targeting, &fullAudiences, &r.QuotaFull, &r.AudienceLanguages, &status, &seenAt, &hiddenAt)
+			&targeting, &fullAudiences, &r.QuotaFull, &r.AudienceLanguages, &status, &seenAt, &hiddenAt, &r.UpdatedAt)
 		if err != nil {
 			return nil, err
 		}
@@ -287,7 +288,12 @@ func (s *Store) Campaign(ctx context.Context, panelID, id string) (*Campaign, er
 	if len(stamps) == 0 {
 		return nil, ErrNotFound
 	}
-	if c := s.cached(id, stamps[0]); c != nil {
+	return s.campaignAt(ctx, panelID, id, stamps[0])
+}
+
+// campaignAt is Campaign for a caller that read the campaign's updated_at already.
+func (s *Store) campaignAt(ctx context.Context, panelID, id string, updated time.Time) (*Campaign, error) {
+	if c := s.cached(id, updated); c != nil {
 		return c, nil
 	}
 	c, err := s.loadCampaign(ctx, panelID, id)
