@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/canvass/canvass/modules/campaigns"
 )
@@ -108,5 +109,65 @@ func (ci *campaignImport) run(ctx context.Context, app *App, out io.Writer) erro
 	for _, id := range res.Updated {
 		fmt.Fprintf(out, "updated %s\n", id)
 	}
+	return nil
+}
+
+// previewLink is `canvass campaigns preview-link --panel KEY [--lang L] [--hours H]
+// [--question QID] UUID`: a signed link to walk a campaign as a member would, recording
+// nothing (or, with --question, to see one question).
+type previewLink struct {
+	panelKey, lang, question, campaign string
+	hours                              int
+}
+
+const previewUsage = "usage: canvass campaigns preview-link --panel KEY [--lang CODE] [--hours 72] [--question QID] CAMPAIGN_UUID"
+
+func preparePreviewLink(args []string) (*previewLink, error) {
+	fs := flag.NewFlagSet("campaigns preview-link", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	pl := &previewLink{}
+	fs.StringVar(&pl.panelKey, "panel", "", "the panel key")
+	fs.StringVar(&pl.lang, "lang", "", "the language to preview (default: the panel's default)")
+	fs.IntVar(&pl.hours, "hours", 72, "how long the link works")
+	fs.StringVar(&pl.question, "question", "", "preview one question only")
+	if err := fs.Parse(args); err != nil || fs.NArg() != 1 || pl.panelKey == "" || pl.hours < 1 {
+		return nil, errors.New(previewUsage)
+	}
+	pl.campaign = fs.Arg(0)
+	return pl, nil
+}
+
+func (pl *previewLink) run(ctx context.Context, app *App, cfg Config, out io.Writer) error {
+	panel, err := app.Tenancy.PanelByKey(ctx, pl.panelKey)
+	if err != nil {
+		return fmt.Errorf("panel %q: %w", pl.panelKey, err)
+	}
+	lang := pl.lang
+	if lang == "" {
+		lang = panel.DefaultLanguage
+	}
+	if !panel.Offers(lang) {
+		return fmt.Errorf("panel %s does not offer %q", panel.Key, lang)
+	}
+	camp, err := app.Campaigns.CampaignOf(ctx, panel, pl.campaign)
+	if err != nil {
+		return fmt.Errorf("campaign %s of %s: %w", pl.campaign, panel.Key, err)
+	}
+	if pl.question != "" && !camp.HasQuestion(pl.question) {
+		return fmt.Errorf("campaign %s has no question %q", pl.campaign, pl.question)
+	}
+	path := app.Campaigns.PreviewLink(panel, camp.ID, lang, time.Now().Add(time.Duration(pl.hours)*time.Hour), pl.question)
+	origin := cfg.BaseURL
+	if origin == "" && len(panel.Hosts) > 0 {
+		scheme := "https://"
+		if !cfg.Production() {
+			scheme = "http://"
+		}
+		origin = scheme + panel.Hosts[0]
+		if strings.HasPrefix(cfg.Addr, ":") && !cfg.Production() {
+			origin += cfg.Addr // the development port
+		}
+	}
+	fmt.Fprintln(out, origin+path)
 	return nil
 }

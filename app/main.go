@@ -7,6 +7,8 @@
 //	canvass campaigns validate FILE...    check campaign files (YAML or JSON); needs no database
 //	canvass campaigns import --panel KEY FILE...
 //	                                      create or update a panel's campaigns, all or none
+//	canvass campaigns preview-link --panel KEY [--lang CODE] [--hours 72] [--question QID] UUID
+//	                                      a signed link to preview a campaign (nothing recorded)
 //	canvass ledger adjust --panel KEY --member EMAIL --amount 5.00 --reason "..."
 //	                                      an operator's manual entry (negative debits)
 //	canvass ledger balance --panel KEY --member EMAIL
@@ -48,7 +50,14 @@ func run(ctx context.Context, args []string, log *slog.Logger) error {
 	}
 	// Commands that check their input before (or instead of) touching the database.
 	var campaignsImport *campaignImport
-	if cmd == "campaigns" {
+	var preview *previewLink
+	if cmd == "campaigns" && len(args) > 0 && args[0] == "preview-link" {
+		pl, err := preparePreviewLink(args[1:])
+		if err != nil {
+			return err
+		}
+		preview = pl
+	} else if cmd == "campaigns" {
 		if len(args) > 0 && args[0] == "validate" {
 			return validateCampaignFiles(os.Stdout, args[1:])
 		}
@@ -102,6 +111,9 @@ func run(ctx context.Context, args []string, log *slog.Logger) error {
 		app, err := NewApp(cfg, db, log, Options{})
 		if err != nil {
 			return err
+		}
+		if preview != nil {
+			return preview.run(ctx, app, cfg, os.Stdout)
 		}
 		return campaignsImport.run(ctx, app, os.Stdout)
 	case "ledger":

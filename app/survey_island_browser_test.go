@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"testing"
+	"time"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/input"
@@ -77,4 +78,27 @@ func TestInChromiumTheSurveyBoxWorksByKeyboardAndResumesAfterAReload(t *testing.
 	p.MustElement(surveyIsland)
 	p.MustWait(`() => document.querySelector('[data-island="survey-box"]').textContent.includes('How many cups of coffee do you drink?')`)
 	assert.Equal(t, "14", *p.MustElement(`[data-island="survey-box"] [role=progressbar]`).MustAttribute("aria-valuenow"), "1 of 7 answered")
+}
+
+func TestInChromiumAPreviewLinkGoesForwardAndBackAndRecordsNothing(t *testing.T) {
+	b := newBrowserEnv(t)
+	panel, err := b.app.Tenancy.PanelByKey(t.Context(), "demo")
+	require.NoError(t, err)
+	poll := b.campaignID("demo", "Your coffee habits")
+	p := b.page(t, b.url("localhost", b.app.Campaigns.PreviewLink(panel, poll, "es", time.Now().Add(time.Hour), "")))
+	p.MustElement(surveyIsland)
+	p.MustWait(`() => !!document.querySelector('[data-island="survey-box"] input[type=radio][value="yes"]')`)
+	assert.Contains(t, p.MustElement(".sb-preview").MustText(), "(es)")
+	assert.Contains(t, p.MustElement(".question-text").MustText(), "¿Tomas café?")
+
+	click(p.MustElement(`[data-island="survey-box"] input[type=radio][value="no"]`).MustParent())
+	click(p.MustElement("button.sb-next"))
+	p.MustWait(`() => document.querySelector('.question-text').textContent.includes('bebidas calientes')`)
+	click(p.MustElementR(".sb-preview button", ".+"))
+	p.MustWait(`() => document.querySelector('.question-text').textContent.includes('¿Tomas café?')`)
+	assert.True(t, p.MustElement(`[data-island="survey-box"] input[type=radio][value="no"]`).MustProperty("checked").Bool(), "Back keeps the answer")
+
+	var n int64
+	require.NoError(t, b.db.Table("participations").Where("campaign_id = ?", poll).Count(&n).Error)
+	assert.Zero(t, n)
 }

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/canvass/canvass/modules/campaigns"
 	"github.com/stretchr/testify/assert"
@@ -265,5 +266,59 @@ func TestSurveyThemesAreServedByCampaignAndByGuidWithTheSpecsFontWeights(t *test
 		c.postForm("/survey/"+poll+"/start", url.Values{})
 		page := c.get("/survey/" + poll).Body
 		assert.Regexp(t, `<style nonce="[^"]+">\.survey-box\{--survey-answer-border-color:`, page, "the theme reaches the page under the CSP nonce")
+	})
+}
+
+func TestAPreviewLinkWalksACampaignWithoutRecordingOrPaying(t *testing.T) {
+	eachDialect(t, func(t *testing.T, e *env) {
+		panel, err := e.app.Tenancy.PanelByKey(t.Context(), "demo")
+		require.NoError(t, err)
+		coffee := e.campaignID("demo", "Your coffee habits")
+		link := e.app.Campaigns.PreviewLink(panel, coffee, "es", time.Now().Add(time.Hour), "")
+		author := e.client("localhost") // no sign-in needed
+
+		page := author.get(link)
+		require.Equal(t, http.StatusOK, page.StatusCode, page.Body)
+		assert.Contains(t, page.Body, `"previewMode":"campaign-preview"`)
+		assert.Contains(t, page.Body, `"lang":"es"`)
+		assert.Contains(t, page.Body, "¿Tomas café?", "the campaign in the previewed language")
+		assert.NotContains(t, page.Body, `action="/survey/`+coffee+`/answer"`, "no form that would record answers")
+
+		first := decodeJSON[goResultJSON](t, author.get(link+"/go"), http.StatusOK)
+		require.NotNil(t, first.Question)
+		assert.Equal(t, "drinks_coffee", first.Question.ID)
+		// "no" skips to the last question: routing works on the answers the client sends.
+		next := decodeJSON[goResultJSON](t, author.postJSON(link+"/question/drinks_coffee", `{"answer":"no","answers":{}}`), http.StatusOK)
+		require.NotNil(t, next.Question)
+		assert.Equal(t, "other_drinks", next.Question.ID)
+		done := decodeJSON[goResultJSON](t, author.postJSON(link+"/question/other_drinks", `{"answer":["tea"],"answers":{"drinks_coffee":"no"}}`), http.StatusOK)
+		assert.Equal(t, "completed", done.CampaignStatus)
+		name, msg, _ := apiError(t, author.postJSON(link+"/question/other_drinks", `{"answer":null}`))
+		assert.Equal(t, "ClientError", name)
+		assert.Equal(t, "answer payload can't be null!", msg)
+
+		var n int64
+		require.NoError(t, e.db.Table("participations").Where("campaign_id = ?", coffee).Count(&n).Error)
+		assert.Zero(t, n, "a preview records nothing")
+		require.NoError(t, e.db.Table("ledger_entries").Where("campaign_id = ?", coffee).Count(&n).Error)
+		assert.Zero(t, n, "and pays nothing")
+
+		one := author.get(e.app.Campaigns.PreviewLink(panel, coffee, "en", time.Now().Add(time.Hour), "coffee_rating"))
+		assert.Contains(t, one.Body, `"previewMode":"preview-question"`)
+		assert.Contains(t, one.Body, "How would you rate the coffee you drink most often?")
+
+		for name, bad := range map[string]string{
+			"a tampered signature":   link[:len(link)-4] + "0000",
+			"an expired link":        e.app.Campaigns.PreviewLink(panel, coffee, "es", time.Now().Add(-time.Minute), ""),
+			"a language not offered": strings.Replace(e.app.Campaigns.PreviewLink(panel, coffee, "es", time.Now().Add(time.Hour), ""), "/es/", "/ru/", 1),
+			"another panel's host":   "northwind",
+		} {
+			c := author
+			if bad == "northwind" {
+				c, bad = e.client("northwind.localhost"), link
+			}
+			assert.Equal(t, http.StatusNotFound, c.get(bad).StatusCode, name)
+			assert.Equal(t, http.StatusNotFound, c.get(bad+"/go").StatusCode, name)
+		}
 	})
 }

@@ -9,6 +9,8 @@ export interface FooterProps {
   lang: string
   widget?: boolean
   submit(): void
+  /** Campaign preview: back to the previous question. */
+  back?(): void
 }
 
 const ARROW = (
@@ -91,7 +93,7 @@ export function Footer(p: FooterProps) {
       {preview ? (
         <span className="sb-preview">
           {t('survey.preview_only') + (lang && lang !== 'en' ? ` (${lang})` : '')}
-          <button type="button" className="button-link" disabled title={t('survey.back_unsupported')}>
+          <button type="button" className="button-link" disabled={!s.history.value.length || !p.back} onClick={p.back}>
             {t('survey.back')}
           </button>
           <button type="button" className="button-link" onClick={() => location.reload()}>

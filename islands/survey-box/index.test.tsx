@@ -298,19 +298,42 @@ describe('footer', () => {
   it.each([
     ['en', 'Preview only'],
     ['es', 'Preview only (es)'],
-  ])('in campaign preview in %s says %j with a disabled Back and a Restart that reloads', async (lang, note) => {
+  ])('in campaign preview in %s says %j, Back is off on the first question and Restart reloads', async (lang, note) => {
     const reload = vi.fn()
     const loc = window.location
     vi.spyOn(window, 'location', 'get').mockReturnValue({ ...loc, href: loc.href, reload } as Location)
     await render(props({ previewMode: 'campaign-preview', lang }))
     const preview = footer()!.querySelector('.sb-preview')!
     expect(preview.firstChild!.textContent).toBe(note)
-    const back = button('Back')!
-    expect(back.disabled).toBe(true)
-    expect(back.title).toBe('Not supported by the server yet')
+    expect(button('Back')!.disabled).toBe(true)
     await user(() => button('Restart')!.click())
     expect(reload).toHaveBeenCalledOnce()
     expect(actions()).toEqual([{ tag: 'button', text: 'Next', disabled: true }])
+  })
+
+  it('in campaign preview sends the answers so far and Back shows the previous question with its answer', async () => {
+    reply(`POST ${API}/question/q1`, () => json(goResult({ question: question('q2', { text: 'Second?' }) })))
+    reply(`POST ${API}/question/q2`, () => json(goResult({ question: question('q3', { text: 'Third?' }) })))
+    await render(props({ previewMode: 'campaign-preview' }))
+    await user(() => option('Beta').click())
+    await user(() => nextButton().click())
+    expect(questionText()!.textContent).toBe('Second?')
+    expect(button('Back')!.disabled).toBe(false)
+    await user(() => option('Alpha').click())
+    await user(() => nextButton().click())
+    expect(requests()).toEqual([
+      { key: `POST ${API}/question/q1`, body: { answer: 'b', answers: {} } },
+      { key: `POST ${API}/question/q2`, body: { answer: 'a', answers: { q1: 'b' } } },
+    ])
+    expect(questionText()!.textContent).toBe('Third?')
+
+    await user(() => button('Back')!.click())
+    expect(questionText()!.textContent).toBe('Second?')
+    expect(option('Alpha').getAttribute('aria-pressed')).toBe('true')
+    await user(() => button('Back')!.click())
+    expect(questionText()!.textContent).toBe('Question q1?')
+    expect(option('Beta').getAttribute('aria-pressed')).toBe('true')
+    expect(button('Back')!.disabled).toBe(true)
   })
 
   it('in question preview renders no footer and never posts', async () => {

@@ -58,6 +58,7 @@ interface ViewProps {
   t: S.T
   submit(): void
   load(type: ControlType): void
+  back(): void
 }
 
 function Question({ s, t, load, previewMode }: Pick<ViewProps, 's' | 't' | 'load'> & { previewMode?: string }) {
@@ -109,7 +110,7 @@ function Question({ s, t, load, previewMode }: Pick<ViewProps, 's' | 't' | 'load
   )
 }
 
-function SurveyBox({ s, p, t, submit, load }: ViewProps) {
+function SurveyBox({ s, p, t, submit, load, back }: ViewProps) {
   useSignals()
   const go = s.go.value
   const total = Math.max(0, Math.min(100, Math.round(go.progress?.total ?? 0)))
@@ -145,7 +146,7 @@ function SurveyBox({ s, p, t, submit, load }: ViewProps) {
       ) : go.question ? (
         <Question s={s} t={t} load={load} previewMode={p.previewMode} />
       ) : null}
-      <Footer s={s} t={t} previewMode={p.previewMode} lang={p.lang} widget={p.widget} submit={submit} />
+      <Footer s={s} t={t} previewMode={p.previewMode} lang={p.lang} widget={p.widget} submit={submit} back={back} />
     </section>
   )
 }
@@ -202,8 +203,17 @@ export function mount(el: HTMLElement, props: unknown): () => void {
     if (p.previewMode === 'preview-question' || s.submitAnswerInProgress.value || !q || answer === null) return
     s.submitAnswerInProgress.value = true
     let scroll = true
+    const preview = p.previewMode === 'campaign-preview'
     try {
-      show(await post<GoResult>(`${p.apiBase}/question/${encodeURIComponent(q.id)}`, { answer }, { doNotAllowConcurrent: true }))
+      // A preview sends the answers so far: the server keeps none.
+      const body = preview ? { answer, answers: s.answers } : { answer }
+      const before = s.go.value
+      const next = await post<GoResult>(`${p.apiBase}/question/${encodeURIComponent(q.id)}`, body, { doNotAllowConcurrent: true })
+      if (preview) {
+        s.history.value = [...s.history.value, { go: { ...before, question: { ...q, answer } }, answers: { ...s.answers } }]
+        s.answers = { ...s.answers, [q.id]: answer }
+      }
+      show(next)
     } catch (err) {
       if (err instanceof ApiError && err.statusCode === 400) s.error.value = err.message
       else if (err instanceof ApiError && err.statusCode === 409) await reload()
@@ -217,8 +227,18 @@ export function mount(el: HTMLElement, props: unknown): () => void {
     if (scroll && alive) scrollToBox(s)
   }
 
+  // Campaign preview: Back shows the previous question again with its answer.
+  const back = () => {
+    const h = s.history.value
+    const last = h[h.length - 1]
+    if (!last || s.submitAnswerInProgress.value) return
+    s.history.value = h.slice(0, -1)
+    s.answers = last.answers
+    show(last.go)
+  }
+
   const root = createRoot(el)
-  flushSync(() => root.render(<SurveyBox s={s} p={p} t={t} submit={() => void submit()} load={load} />))
+  flushSync(() => root.render(<SurveyBox s={s} p={p} t={t} submit={() => void submit()} load={load} back={back} />))
   return () => {
     alive = false
     root.unmount()

@@ -24,6 +24,12 @@ export interface SurveyStore {
   step: Signal<number>
   /** The survey box element (scrolled to the top after each answer). */
   container: HTMLElement | null
+  /**
+   * Campaign preview keeps the path on the client (the server records nothing): the go
+   * results before the current one, for Back, and the answers given on the way.
+   */
+  history: Signal<{ go: GoResult; answers: Record<string, AnswerValue> }[]>
+  answers: Record<string, AnswerValue>
 }
 
 export function createStore(p: SurveyBoxProps): SurveyStore {
@@ -36,6 +42,8 @@ export function createStore(p: SurveyBoxProps): SurveyStore {
     balance: signal(p.balance || ''),
     step: signal(0),
     container: null,
+    history: signal([]),
+    answers: {},
   }
 }
 
@@ -59,7 +67,6 @@ export const EN: Record<string, string> = {
   'survey.progress': 'Progress',
   'survey.preview_only': 'Preview only',
   'survey.back': 'Back',
-  'survey.back_unsupported': 'Not supported by the server yet',
   'survey.restart': 'Restart',
   'survey.close_preview': 'Close preview',
   'survey.go_to_homepage': 'Go to Homepage',

@@ -92,6 +92,11 @@ func (m *Module) Routes(r fiber.Router) {
 	inst.Post("/:id/rating", m.apiRate)
 
 	// The survey screen (the survey engine adds the survey box to it).
+	// Signed preview links for authors: no sign-in, nothing recorded.
+	preview := r.Group("/survey/:campaignUuid/preview/:lang/:exp/:sig")
+	preview.Get("/", m.previewPage)
+	preview.Get("/go", m.previewGo)
+	preview.Post("/question/:qid", m.previewAnswer)
 	r.Get("/survey/:campaignUuid/*", private, m.surveyPage)
 	r.Post("/survey/:campaignUuid/start", private, m.startSubmit)
 	r.Post("/survey/:campaignUuid/answer", private, m.answerSubmit)

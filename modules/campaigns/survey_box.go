@@ -37,6 +37,15 @@ func (m *Module) Peek(ctx context.Context, d *Detail, who Audience) (*GoResult, 
 
 // surveyBox renders the survey box for a started or finished campaign.
 func (m *Module) surveyBox(c fiber.Ctx, r *GoResult, status int, formErr string, submitted *view.QuestionView) error {
+	return m.renderBox(c, r, status, formErr, submitted, "", "")
+}
+
+// surveyBoxIn renders the box in a preview mode, its island talking to previewBase.
+func (m *Module) surveyBoxIn(c fiber.Ctx, r *GoResult, mode, previewBase string) error {
+	return m.renderBox(c, r, fiber.StatusOK, "", nil, mode, previewBase)
+}
+
+func (m *Module) renderBox(c fiber.Ctx, r *GoResult, status int, formErr string, submitted *view.QuestionView, mode, previewBase string) error {
 	lang := web.LocaleOf(c)
 	camp := r.Campaign
 	fallback := camp.DefaultLanguage
@@ -47,6 +56,11 @@ func (m *Module) surveyBox(c fiber.Ctx, r *GoResult, status int, formErr string,
 	}
 	// The survey-box island takes over from the plain forms where JavaScript runs.
 	props.Island = m.islandProps(c, r)
+	if mode != "" {
+		// A preview works only with the island: it keeps the answers, the server stores none.
+		props.Island["previewMode"], props.Island["apiBase"], props.Island["lang"] = mode, previewBase, r.Lang
+		props.Preview = true
+	}
 	web.UseIsland(c, "survey-box")
 	switch {
 	case r.Question != nil:
@@ -408,7 +422,7 @@ var surveyLabelKeys = []string{
 	"survey.least", "survey.postcode", "survey.watched", "survey.move_up", "survey.move_down", "survey.keep_order",
 	"survey.per_day", "survey.per_week", "survey.per_month", "survey.per_year", "survey.amount", "survey.how_often",
 	"survey.characters_left", "survey.decrease", "survey.increase", "survey.like", "survey.dislike", "common.loading",
-	"survey.back_unsupported", "survey.rank", "survey.period",
+	"survey.rank", "survey.period",
 }
 
 // islandProps are the survey-box island's props (SurveyBoxProps in
