@@ -322,3 +322,19 @@ func TestAPreviewLinkWalksACampaignWithoutRecordingOrPaying(t *testing.T) {
 		}
 	})
 }
+
+func TestTheFollowURLOpensTheSurveyScreenSignedInAndInTheLanguage(t *testing.T) {
+	eachDialect(t, func(t *testing.T, e *env) {
+		token := e.member().cookie("pp-token")
+		poll := e.campaignID("demo", "Quick poll")
+		c := e.client("localhost") // a new browser tab: no cookie yet
+		res := c.get("/api/v1/demo/campaigns/" + poll + "/follow?token=" + token + "&lang=es")
+		require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
+		for hops := 0; res.StatusCode == http.StatusSeeOther && hops < 5; hops++ {
+			res = c.get(res.Header.Get("Location"))
+		}
+		require.Equal(t, http.StatusOK, res.StatusCode)
+		assert.Contains(t, res.Body, "Encuesta rápida", "the survey screen, in Spanish")
+		assert.Equal(t, http.StatusUnauthorized, e.client("localhost").get("/api/v1/demo/campaigns/"+poll+"/follow").StatusCode)
+	})
+}

@@ -89,6 +89,7 @@ func (m *Module) Routes(r fiber.Router) {
 	inst.Post("/:id/question/:qid", m.apiAnswer)
 	inst.Get("/:id/rating", m.apiRating)
 	inst.Get("/:id/survey-theme", m.apiSurveyTheme)
+	inst.Get("/:id/follow", m.apiFollow)
 	inst.Post("/:id/rating", m.apiRate)
 
 	// The survey screen (the survey engine adds the survey box to it).

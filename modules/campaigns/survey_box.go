@@ -1,11 +1,13 @@
 package campaigns
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -442,4 +444,35 @@ func (m *Module) islandProps(c fiber.Ctx, r *GoResult) map[string]any {
 		"lang":    web.LocaleOf(c),
 		"labels":  labels,
 	}
+}
+
+// GET campaigns/{id}/follow?token=&lang=: the spec's built follow URL (not fetched, opened)
+// leads to the survey screen, carrying the token (the page turns it into the session cookie)
+// and the language.
+func (m *Module) apiFollow(c fiber.Ctx) error {
+	id := c.Params("id")
+	if _, err := m.Load(c.Context(), web.PanelOf(c), audience(c), id); err != nil {
+		var we *web.Error
+		if errors.As(err, &we) && we.Body != nil {
+			if welcome, ok := we.Body["welcome_campaign_uuid"].(string); ok {
+				id = welcome // the welcome campaign comes first
+			} else {
+				return err
+			}
+		} else {
+			return err
+		}
+	}
+	q := url.Values{}
+	if t := cmp.Or(c.Query("token"), c.Query("pp-token")); t != "" {
+		q.Set("token", t)
+	}
+	if l := c.Query("lang"); l != "" {
+		q.Set("lang", l)
+	}
+	target := "/survey/" + id
+	if len(q) > 0 {
+		target += "?" + q.Encode()
+	}
+	return c.Redirect().Status(fiber.StatusSeeOther).To(target)
 }
