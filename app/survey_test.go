@@ -283,6 +283,7 @@ func TestAPreviewLinkWalksACampaignWithoutRecordingOrPaying(t *testing.T) {
 		assert.Contains(t, page.Body, `"lang":"es"`)
 		assert.Contains(t, page.Body, "¿Tomas café?", "the campaign in the previewed language")
 		assert.NotContains(t, page.Body, `action="/survey/`+coffee+`/answer"`, "no form that would record answers")
+		assert.Contains(t, page.Body, `<legend class="question-text" lang="es">¿Tomas café?</legend>`, "without JavaScript too")
 
 		first := decodeJSON[goResultJSON](t, author.get(link+"/go"), http.StatusOK)
 		require.NotNil(t, first.Question)

@@ -49,6 +49,9 @@ func (m *Module) surveyBoxIn(c fiber.Ctx, r *GoResult, mode, previewBase string)
 
 func (m *Module) renderBox(c fiber.Ctx, r *GoResult, status int, formErr string, submitted *view.QuestionView, mode, previewBase string) error {
 	lang := web.LocaleOf(c)
+	if mode != "" {
+		lang = r.Lang // a preview shows the campaign in the language of its link
+	}
 	camp := r.Campaign
 	fallback := camp.DefaultLanguage
 	_, _, percent := r.Progress()
