@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/canvass/canvass/modules/web"
+	view "github.com/canvass/canvass/views/campaigns"
 	"github.com/gofiber/fiber/v3"
 )
 
@@ -146,18 +147,33 @@ type footerLinkJSON struct {
 
 func toDetailJSON(d *Detail, lang string) detailJSON {
 	def, fallback := d.Campaign.Definition, d.Campaign.DefaultLanguage
-	out := detailJSON{campaignJSON: toJSON(d.Card), Available: d.Availability == "", SurveyThemeGUID: d.Campaign.SurveyThemeGUID, FooterLinks: []footerLinkJSON{}}
+	out := detailJSON{campaignJSON: toJSON(d.Card), Available: d.Availability == "", SurveyThemeGUID: d.Campaign.SurveyThemeGUID, FooterLinks: footerLinks(&def, lang, fallback)}
 	if d.Availability != "" {
 		out.CampaignStatus = d.Availability
 	}
 	if comp := def.Competition; comp != nil {
 		out.Competition = &competitionJSON{Prize: comp.Prize.In(lang, fallback), PrizeAmount: comp.PrizeAmount, Winners: comp.Winners, DrawAt: comp.DrawAt, Terms: comp.Terms.In(lang, fallback)}
 	}
+	return out
+}
+
+// footerLinks are a campaign's footer links in a language; spec: a footer link is kept only
+// if it has text and url.
+func footerLinks(def *Definition, lang, fallback string) []footerLinkJSON {
+	out := []footerLinkJSON{}
 	for _, l := range def.FooterLinks {
-		// Spec: a footer link is kept only if it has text and url.
 		if text := l.Text.In(lang, fallback); text != "" && l.URL != "" {
-			out.FooterLinks = append(out.FooterLinks, footerLinkJSON{Label: l.Label.In(lang, fallback), Text: text, URL: l.URL})
+			out = append(out, footerLinkJSON{Label: l.Label.In(lang, fallback), Text: text, URL: l.URL})
 		}
+	}
+	return out
+}
+
+// viewFooterLinks are footer links as the templates show them.
+func viewFooterLinks(list []footerLinkJSON) []view.FooterLink {
+	out := make([]view.FooterLink, 0, len(list))
+	for _, l := range list {
+		out = append(out, view.FooterLink{Label: l.Label, Text: l.Text, URL: l.URL})
 	}
 	return out
 }

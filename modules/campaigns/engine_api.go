@@ -146,13 +146,8 @@ func toGoJSON(r *GoResult) goJSON {
 	answered, questions, percent := r.Progress()
 	out := goJSON{CampaignStatus: r.Status, Progress: progressJSON{Answered: answered, Questions: questions, Total: percent}}
 	out.Campaign = goCampaign{GUID: c.ID, Name: c.Names.In(lang, fallback), IsWelcome: c.IsWelcome, IsCompetition: c.IsCompetition,
-		Reward: web.MoneyString(c.RewardMinor, c.CurrencyCode), CurrencyCode: c.CurrencyCode, FooterLinks: []footerLinkJSON{}}
+		Reward: web.MoneyString(c.RewardMinor, c.CurrencyCode), CurrencyCode: c.CurrencyCode, FooterLinks: footerLinks(def, lang, fallback)}
 	out.Campaign.Invitation.Name, out.Campaign.Invitation.QuestionsLength = out.Campaign.Name, questions
-	for _, l := range def.FooterLinks {
-		if text := l.Text.In(lang, fallback); text != "" && l.URL != "" {
-			out.Campaign.FooterLinks = append(out.Campaign.FooterLinks, footerLinkJSON{Label: l.Label.In(lang, fallback), Text: text, URL: l.URL})
-		}
-	}
 	if r.Question != nil {
 		out.Question = toQuestionJSON(r.Question, r.Answer, lang, fallback)
 	}

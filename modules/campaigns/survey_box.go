@@ -56,9 +56,7 @@ func (m *Module) renderBox(c fiber.Ctx, r *GoResult, status int, formErr string,
 	fallback := camp.DefaultLanguage
 	_, _, percent := r.Progress()
 	props := view.SurveyProps{GUID: camp.ID, Name: camp.Names.In(lang, fallback), Lang: lang, Percent: percent, Error: formErr, ThemeCSS: SurveyThemeOf(camp).CSS()}
-	for _, l := range toGoJSON(r).Campaign.FooterLinks {
-		props.FooterLinks = append(props.FooterLinks, view.FooterLink{Label: l.Label, Text: l.Text, URL: l.URL})
-	}
+	props.FooterLinks = viewFooterLinks(toGoJSON(r).Campaign.FooterLinks)
 	// The survey-box island takes over from the plain forms where JavaScript runs.
 	props.Island = m.islandProps(c, r)
 	if mode != "" {

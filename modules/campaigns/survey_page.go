@@ -50,9 +50,7 @@ func (m *Module) surveyPage(c fiber.Ctx) error {
 	if d.Availability != "" {
 		props.Unavailable = m.kit.T(c, unavailableMessage(d.Availability), nil)
 	}
-	for _, l := range toDetailJSON(d, lang).FooterLinks {
-		props.FooterLinks = append(props.FooterLinks, view.FooterLink{Label: l.Label, Text: l.Text, URL: l.URL})
-	}
+	props.FooterLinks = viewFooterLinks(toDetailJSON(d, lang).FooterLinks)
 	return m.kit.Render(c, fiber.StatusOK, view.Invitation(props))
 }
 
