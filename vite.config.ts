@@ -111,8 +111,9 @@ export default defineConfig({
     sourcemap: false,
     assetsInlineLimit: 0,
     rollupOptions: {
-      // Only the base bundle is an entry; islands are dynamic imports in registry.ts.
-      input: r('./islands/main.ts'),
+      // Two entries: the base bundle and htmx (only on pages that swap fragments, see htmx.ts);
+      // islands are dynamic imports in registry.ts.
+      input: { main: r('./islands/main.ts'), htmx: r('./islands/htmx.ts') },
       output: {
         entryFileNames: 'assets/[name]-[hash].js',
         chunkFileNames: (chunk) => {

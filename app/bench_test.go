@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"io/fs"
 	"net/http"
 	"net/url"
@@ -23,9 +24,11 @@ const (
 	budgetHTML       = 30 << 10
 	budgetCSS        = 15 << 10
 	budgetJSNoIsland = 20 << 10
-	// ARCHITECTURE.md sets 90 KB "in all" for the survey page only. React 19 with react-dom and
-	// signals is 71 KB gzip by itself, so any island page starts at 19 + 71 KB; the transactions
-	// page (2 KB island) is held to 95 KB until the survey page's budget is settled.
+	// ARCHITECTURE.md sets 90 KB "in all" for the survey page: the page's scripts and preloads
+	// plus the answer control of its first question (the worst one), each loaded on demand.
+	budgetJSSurvey = 90 << 10
+	// React 19 with react-dom and signals is 71 KB gzip by itself; the transactions page also
+	// needs htmx (17 KB) for its months, so it is held to 95 KB.
 	budgetJSIslands = 95 << 10
 )
 
@@ -65,9 +68,7 @@ func TestPagesStayWithinTheirWeightBudgets(t *testing.T) {
 		{"error", e.client("localhost"), "/error", budgetJSNoIsland},
 		{"feed", member, "/feed", budgetJSNoIsland},
 		{"transactions", member, "/transactions", budgetJSIslands},
-		// The survey page's JS is reported, not held: React alone is 71 KB of the 90 KB
-		// budget (the issue note asks for a decision). Its HTML and CSS budgets hold.
-		{"survey", member, "/survey/" + poll, 0},
+		{"survey", member, "/survey/" + poll, budgetJSSurvey},
 	}
 	for _, p := range pages {
 		t.Run(p.name, func(t *testing.T) {
@@ -75,13 +76,20 @@ func TestPagesStayWithinTheirWeightBudgets(t *testing.T) {
 			require.Equal(t, http.StatusOK, res.StatusCode)
 			html := gzipSize([]byte(res.Body))
 			css, js := 0, 0
+			loaded := map[string]bool{}
 			for _, m := range assetRE.FindAllStringSubmatch(res.Body, -1) {
+				loaded[strings.TrimPrefix(m[2], "/static/dist/")] = true
 				size := gzipSize(staticBytes(t, m[2]))
 				if m[1] == "href" {
 					css += size
 				} else {
 					js += size
 				}
+			}
+			if p.name == "survey" {
+				worst, all := controlChunks(t, loaded)
+				t.Logf("survey: the heaviest control adds %d B; every control at once would add %d B", worst, all)
+				js += worst
 			}
 			t.Logf("%s: HTML %d B, CSS %d B, JS %d B (gzip)", p.name, html, css, js)
 			assert.LessOrEqual(t, html, budgetHTML, "HTML")
@@ -91,6 +99,48 @@ func TestPagesStayWithinTheirWeightBudgets(t *testing.T) {
 			}
 		})
 	}
+}
+
+// controlChunks measures the survey box's lazily loaded answer controls (manifest keys
+// survey-box/controls/NAME.tsx) beyond what the page already loaded: the heaviest one with its
+// imports, and all of them together.
+func controlChunks(t *testing.T, loaded map[string]bool) (worst, all int) {
+	type chunk struct {
+		File    string   `json:"file"`
+		Imports []string `json:"imports"`
+		CSS     []string `json:"css"`
+	}
+	var m map[string]chunk
+	require.NoError(t, json.Unmarshal(staticBytes(t, "/static/"+static.ManifestPath), &m))
+	size := func(key string, seen map[string]bool) int {
+		var walk func(string) int
+		walk = func(k string) int {
+			c := m[k]
+			if c.File == "" || seen[c.File] || loaded[c.File] {
+				return 0
+			}
+			seen[c.File] = true
+			n := 0
+			if strings.HasSuffix(c.File, ".js") {
+				n = gzipSize(staticBytes(t, "/static/dist/"+c.File))
+			}
+			for _, imp := range c.Imports {
+				n += walk(imp)
+			}
+			return n
+		}
+		return walk(key)
+	}
+	allSeen := map[string]bool{}
+	for key := range m {
+		if !strings.HasPrefix(key, "survey-box/controls/") || strings.Contains(key, ".test.") {
+			continue
+		}
+		worst = max(worst, size(key, map[string]bool{}))
+		all += size(key, allSeen)
+	}
+	require.NotZero(t, worst, "no control chunks in the manifest")
+	return worst, all
 }
 
 // benchGet measures one GET per iteration through the whole middleware chain.

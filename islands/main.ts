@@ -1,50 +1,12 @@
 /**
- * Base bundle, loaded on every page: htmx + CSRF header + island loader + toaster.
- * Keep it small (budget: 20 KB gzip incl. CSS). No React here: islands are lazy chunks.
+ * Base bundle, loaded on every page with JavaScript: island loader + toaster. htmx is its own
+ * entry (./htmx.ts), loaded only by pages that swap fragments. No React here: islands are lazy
+ * chunks. Budget: 20 KB gzip with htmx, for pages without islands.
  */
-import htmx from 'htmx.org'
 import './lib/toast.css'
-import { csrfToken } from './lib/csrf'
 import { startLoader } from './loader'
-import { startToaster, toast } from './lib/toast'
-import { t } from './lib/i18n'
+import { startToaster } from './lib/toast'
 import './registry'
-
-declare global {
-  interface Window {
-    htmx: typeof htmx
-  }
-}
-
-// htmx extensions and hx-on handlers look for the global.
-window.htmx = htmx
-
-// The CSP allows inline <style> only with the page nonce: give it to htmx's indicator styles.
-// (Browsers hide the nonce attribute's value; the .nonce property still has it.)
-const nonce = document.querySelector<HTMLScriptElement>('script[nonce]')?.nonce
-if (nonce) htmx.config.inlineStyleNonce = nonce
-
-// Echo the CSRF token on every same-origin htmx request.
-document.addEventListener('htmx:configRequest', (e) => {
-  const detail = (e as CustomEvent<{ headers: Record<string, string>; path: string }>).detail
-  try {
-    if (new URL(detail.path, location.href).origin !== location.origin) return
-  } catch {
-    return
-  }
-  const token = csrfToken()
-  if (token) detail.headers['X-XSRF-TOKEN'] = token
-})
-
-// A failed swap says so (a month of transactions that did not load, a hidden campaign that
-// was not hidden): the element's data-error text, else the generic message.
-const failed = (e: Event) => {
-  const elt = (e as CustomEvent<{ elt?: Element }>).detail?.elt
-  const own = elt?.closest<HTMLElement>('[data-error]')?.dataset.error
-  toast(own || t('errors.generic', undefined, 'Oops, something went wrong'), { type: 'error' })
-}
-document.addEventListener('htmx:responseError', failed)
-document.addEventListener('htmx:sendError', failed)
 
 startToaster()
 startLoader()

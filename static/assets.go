@@ -22,6 +22,9 @@ const (
 // form is accepted too in case the root moves to the repository.
 var mainKeys = []string{"main.ts", "islands/main.ts"}
 
+// entryKey matches another entry's source: islands/<name>.ts (htmx.ts), named <name>.
+var entryKey = regexp.MustCompile(`^(?:islands/)?([A-Za-z0-9][A-Za-z0-9_-]*)\.[jt]sx?$`)
+
 // islandKey matches an island's source in the manifest: islands/<name>/index.ts(x).
 var islandKey = regexp.MustCompile(`^(?:islands/)?([A-Za-z0-9][A-Za-z0-9_-]*)/index\.[jt]sx?$`)
 
@@ -50,6 +53,7 @@ type Assets struct {
 	manifest map[string]chunk
 	main     string            // manifest key of islands/main.ts; "" when not built
 	islands  map[string]string // island name -> manifest key of its dynamic chunk
+	entries  map[string]string // other entry name (htmx) -> manifest key
 }
 
 // Load reads Vite's manifest (ManifestPath) from fsys, normally FS. A missing manifest is not
@@ -68,7 +72,7 @@ func Load(fsys fs.FS) (*Assets, error) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, fmt.Errorf("static: parse %s: %w", ManifestPath, err)
 	}
-	a := &Assets{manifest: m, islands: map[string]string{}}
+	a := &Assets{manifest: m, islands: map[string]string{}, entries: map[string]string{}}
 	for _, k := range mainKeys {
 		if c, ok := m[k]; ok && c.IsEntry && c.File != "" {
 			a.main = k
@@ -79,11 +83,13 @@ func Load(fsys fs.FS) (*Assets, error) {
 		return nil, fmt.Errorf("static: %s has no islands/main.ts entry", ManifestPath)
 	}
 	for key, c := range m {
-		if !c.IsDynamicEntry || c.File == "" {
+		if c.File == "" || key == a.main {
 			continue
 		}
-		if sm := islandKey.FindStringSubmatch(key); sm != nil {
+		if sm := islandKey.FindStringSubmatch(key); sm != nil && c.IsDynamicEntry {
 			a.islands[sm[1]] = key
+		} else if sm := entryKey.FindStringSubmatch(key); sm != nil && c.IsEntry {
+			a.entries[sm[1]] = key
 		}
 	}
 	return a, nil
@@ -93,9 +99,10 @@ func Load(fsys fs.FS) (*Assets, error) {
 func (a *Assets) Built() bool { return a != nil && a.main != "" }
 
 // Head returns the tags for a page: the base bundle (islands/main.ts) with its CSS and static
-// imports, and for each named island (islands/<name>/index.ts(x)) its chunk and static imports as
-// modulepreloads plus their CSS. URLs are de-duplicated in order; unknown islands are ignored.
-// Without a build it returns empty Tags.
+// imports; for each name that is another entry (islands/<name>.ts, e.g. htmx) its script after
+// the base bundle, with its imports; for each named island (islands/<name>/index.ts(x)) its chunk
+// and static imports as modulepreloads plus their CSS. URLs are de-duplicated in order; unknown
+// names are ignored. Without a build it returns empty Tags.
 func (a *Assets) Head(islands ...string) Tags {
 	var t Tags
 	if !a.Built() {
@@ -113,7 +120,10 @@ func (a *Assets) Head(islands ...string) Tags {
 	add(&t.Scripts, main.File)
 	a.walk(a.main, true, &t, add, map[string]bool{})
 	for _, name := range islands {
-		if key, ok := a.islands[name]; ok {
+		if key, ok := a.entries[name]; ok {
+			add(&t.Scripts, a.manifest[key].File)
+			a.walk(key, true, &t, add, map[string]bool{})
+		} else if key, ok := a.islands[name]; ok {
 			a.walk(key, false, &t, add, map[string]bool{})
 		}
 	}

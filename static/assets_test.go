@@ -187,6 +187,22 @@ func TestHead(t *testing.T) {
 				Styles:   []string{"/static/dist/assets/shared-3.css"},
 			},
 		},
+		{
+			name: "another entry (htmx) is its own script after the base bundle, sharing its imports once",
+			manifest: `{
+  "main.ts": {"file": "assets/main-1.js", "name": "main", "src": "main.ts", "isEntry": true, "imports": ["_toast-2.js"], "dynamicImports": ["poll/index.ts"]},
+  "htmx.ts": {"file": "assets/htmx-5.js", "name": "htmx", "src": "htmx.ts", "isEntry": true, "imports": ["_toast-2.js", "_htmx-6.js"]},
+  "_toast-2.js": {"file": "assets/toast-2.js", "css": ["assets/toast-3.css"]},
+  "_htmx-6.js": {"file": "assets/htmx.esm-6.js"},
+  "poll/index.ts": {"file": "assets/island-poll-4.js", "src": "poll/index.ts", "isDynamicEntry": true, "imports": ["_toast-2.js"]}
+}`,
+			islands: []string{"htmx", "poll"},
+			want: Tags{
+				Scripts:  []string{"/static/dist/assets/main-1.js", "/static/dist/assets/htmx-5.js"},
+				Preloads: []string{"/static/dist/assets/toast-2.js", "/static/dist/assets/htmx.esm-6.js", "/static/dist/assets/island-poll-4.js"},
+				Styles:   []string{"/static/dist/assets/toast-3.css"},
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

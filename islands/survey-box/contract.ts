@@ -122,6 +122,8 @@ export interface ControlProps {
   /** Translated labels the controls need (see LABEL_KEYS in the box). */
   t: (key: string, vars?: Record<string, string | number>) => string
   disabled?: boolean
+  /** The panel instance's key: the location control passes it to info/postcode-lookup. */
+  instanceKey: string
 }
 
 /** Props the server gives the survey-box island (views/campaigns/survey.templ). */
@@ -136,6 +138,8 @@ export interface SurveyBoxProps {
   previewMode?: string
   /** The member's language code, for the preview note. */
   lang: string
+  /** The panel instance's key (info/postcode-lookup's instanceKey). */
+  instanceKey: string
   /** Translated texts, by key. */
   labels: Record<string, string>
   /** The widget variant: 250px high with the wide image button. */

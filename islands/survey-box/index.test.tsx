@@ -96,6 +96,7 @@ const props = (over: Partial<SurveyBoxProps> = {}): SurveyBoxProps => ({
   balance: '$25.00',
   previewMode: '',
   lang: 'en',
+  instanceKey: 'demo',
   labels: { 'survey.percent_complete': '{{.Percent}}% complete', 'survey.payout': 'You earned {{.Amount}}.' },
   ...over,
 })

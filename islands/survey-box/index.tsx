@@ -61,7 +61,7 @@ interface ViewProps {
   back(): void
 }
 
-function Question({ s, t, load, previewMode }: Pick<ViewProps, 's' | 't' | 'load'> & { previewMode?: string }) {
+function Question({ s, t, load, previewMode, instanceKey }: Pick<ViewProps, 's' | 't' | 'load'> & { previewMode?: string; instanceKey: string }) {
   useSignals()
   const q = s.go.value.question!
   const Control = s.controlsLoaded.value[q.control_type]
@@ -96,6 +96,7 @@ function Question({ s, t, load, previewMode }: Pick<ViewProps, 's' | 't' | 'load
           onChange={(v) => (s.currentAnswer.value = v)}
           labelledBy={Q_ID}
           t={t}
+          instanceKey={instanceKey}
           disabled={s.submitAnswerInProgress.value || previewMode === 'preview-question'}
         />
       ) : (
@@ -144,7 +145,7 @@ function SurveyBox({ s, p, t, submit, load, back }: ViewProps) {
       {terminal ? (
         <ThankYou go={go} apiBase={p.apiBase} lang={p.lang} t={t} />
       ) : go.question ? (
-        <Question s={s} t={t} load={load} previewMode={p.previewMode} />
+        <Question s={s} t={t} load={load} previewMode={p.previewMode} instanceKey={p.instanceKey} />
       ) : null}
       <Footer s={s} t={t} previewMode={p.previewMode} lang={p.lang} widget={p.widget} submit={submit} back={back} />
     </section>

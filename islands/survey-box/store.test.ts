@@ -55,13 +55,13 @@ describe('store', () => {
   it('starts with the earlier answer of the question as the current answer', () => {
     const g = go()
     g.question!.answer = 'b'
-    const s = createStore({ apiBase: '/x', go: g, balance: '1.00', lang: 'en', labels: {} })
+    const s = createStore({ apiBase: '/x', go: g, balance: '1.00', lang: 'en', labels: {}, instanceKey: 'demo' })
     expect(s.currentAnswer.value).toBe('b')
     expect(s.submitAnswerInProgress.value).toBe(false)
   })
 
   it('takes a new go result with its answer, clears the error and counts the step', () => {
-    const s = createStore({ apiBase: '/x', go: go(), balance: '', lang: 'en', labels: {} })
+    const s = createStore({ apiBase: '/x', go: go(), balance: '', lang: 'en', labels: {}, instanceKey: 'demo' })
     s.currentAnswer.value = 'a'
     s.error.value = 'bad'
     setGo(s, go({ question: null, campaign_status: 'completed' }))

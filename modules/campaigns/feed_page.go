@@ -59,6 +59,7 @@ func (m *Module) FeedPage(c fiber.Ctx) error {
 	if htmxMore {
 		return m.kit.Render(c, fiber.StatusOK, view.MoreCards(cards, more))
 	}
+	web.UseHTMX(c) // more cards, hide and report swap in place
 	props := view.FeedProps{Filter: result.Filter, Cards: cards, WelcomeFirst: result.WelcomeFirst, More: more}
 	for _, f := range Filters {
 		props.Tabs = append(props.Tabs, view.Tab{Key: f, Label: m.kit.T(c, "feed.filter_"+f, nil), Href: feedHref(f, 1), Active: f == result.Filter})

@@ -442,8 +442,9 @@ func (m *Module) islandProps(c fiber.Ctx, r *GoResult) map[string]any {
 	return map[string]any{
 		"apiBase": "/api/v1/" + panel.InstanceCode + "/campaigns/" + r.Campaign.ID,
 		"go":      toGoJSON(r),
-		"lang":    web.LocaleOf(c),
-		"labels":  labels,
+		"lang":        web.LocaleOf(c),
+		"labels":      labels,
+		"instanceKey": panel.InstanceKey,
 	}
 }
 

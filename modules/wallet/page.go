@@ -173,6 +173,7 @@ func (m *Module) transactionsPage(c fiber.Ctx) error {
 		"page": form.Page, "pageSize": DefaultPageSize, "filters": options, "labels": labels,
 	}
 	web.UseIsland(c, "transaction-filters")
+	web.UseHTMX(c) // months open in place
 	return m.kit.Render(c, fiber.StatusOK, view.Transactions(props))
 }
 

@@ -88,6 +88,10 @@ func UseIsland(c fiber.Ctx, name string) {
 	c.Locals(islandsKey{}, append(list, name))
 }
 
+// UseHTMX puts htmx on the page (its own entry, islands/htmx.ts): pages that swap fragments
+// call it; on every other page hx-* attributes stay inert and their forms work as plain HTML.
+func UseHTMX(c fiber.Ctx) { UseIsland(c, "htmx") }
+
 // Page builds what every template reads about the request.
 func (k *Kit) Page(c fiber.Ctx) *views.Page {
 	lang := LocaleOf(c)

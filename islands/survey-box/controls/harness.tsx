@@ -34,7 +34,7 @@ export async function render(C: ComponentType<ControlProps>, question: Question,
   document.body.append(el)
   const calls: (AnswerValue | null)[] = []
   const root = createRoot(el.appendChild(document.createElement('div')))
-  await act(async () => root.render(<C question={question} value={value} onChange={(v) => calls.push(v)} labelledBy="qt" t={t} />))
+  await act(async () => root.render(<C question={question} value={value} onChange={(v) => calls.push(v)} labelledBy="qt" t={t} instanceKey="demo" />))
   cleanups.push(() => act(() => root.unmount()))
   const $ = <E extends Element = HTMLInputElement>(sel: string) => el.querySelector<E>(sel)!
   const $$ = <E extends Element = HTMLInputElement>(sel: string) => Array.from(el.querySelectorAll<E>(sel))

@@ -5,7 +5,7 @@ const script = document.createElement('script')
 script.setAttribute('nonce', 'n0nce')
 script.nonce = 'n0nce' // browsers expose it as a property (and hide the attribute)
 document.head.append(script)
-await import('./main')
+await import('./htmx')
 
 function configure(path: string): Record<string, string> {
   const detail = { headers: {} as Record<string, string>, path, verb: 'post' }
@@ -18,7 +18,7 @@ afterEach(() => {
   document.head.innerHTML = ''
 })
 
-describe('base bundle', () => {
+describe('htmx entry', () => {
   it('exposes htmx as window.htmx', () => {
     expect(window.htmx).toBe(htmx)
   })
