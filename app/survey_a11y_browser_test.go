@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/canvass/canvass/modules/campaigns"
 	"github.com/go-rod/rod"
@@ -42,7 +43,7 @@ func TestInChromiumAxeFindsNoWCAGViolationOnTheSurveyBoxForAnyControl(t *testing
 	b := newBrowserEnv(t)
 	everyControl(t, b.env)
 	api := b.member()
-	p := b.signedInFeed(t, false)
+	page := b.signedInFeed(t, false).CancelTimeout()
 	var rows []campaigns.Campaign
 	require.NoError(t, b.db.Where("id = ?", everyControlID).Find(&rows).Error)
 	seen := map[string]bool{}
@@ -52,6 +53,9 @@ func TestInChromiumAxeFindsNoWCAGViolationOnTheSurveyBoxForAnyControl(t *testing
 		for i := 0; g.Question != nil && i < 40; i++ {
 			if !seen[g.Question.ControlType] {
 				seen[g.Question.ControlType] = true
+				// Each control gets its own 30 s: the page's deadline is fixed when it is set,
+				// and 24 controls under -race on a busy machine outlast one.
+				p := page.Timeout(30 * time.Second)
 				p.MustNavigate(b.url("localhost", "/survey/"+c.ID)).MustWaitLoad()
 				p.MustElement(surveyIsland)
 				p.MustWait(`() => !!document.querySelector('[data-island="survey-box"] .survey-question [aria-labelledby], [data-island="survey-box"] .survey-question input, [data-island="survey-box"] .survey-question select') && !document.querySelector('[data-island="survey-box"] .spinner')`)

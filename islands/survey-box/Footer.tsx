@@ -8,6 +8,11 @@ export interface FooterProps {
   previewMode?: string
   lang: string
   widget?: boolean
+  embed?: boolean
+  /** The thank-you button's address and label (SurveyBoxProps.leave). */
+  leave?: { href: string; label: string }
+  /** Framed: tells the parent page the member closed the survey. */
+  close?(): void
   submit(): void
   /** Campaign preview: back to the previous question. */
   back?(): void
@@ -19,7 +24,9 @@ const ARROW = (
   </svg>
 )
 
-function offer(o: Offer, i: number, { t, submit, widget }: FooterProps) {
+function offer(o: Offer, i: number, { t, submit, widget, embed, leave, close }: FooterProps) {
+  // Framed: links that leave the survey replace the embedding page, not the frame.
+  const top = embed ? '_top' : undefined
   switch (o.kind) {
     case 'next': {
       const text = t(o.submit ? 'survey.submit' : 'survey.next')
@@ -46,13 +53,13 @@ function offer(o: Offer, i: number, { t, submit, widget }: FooterProps) {
     }
     case 'home':
       return (
-        <a key={i} className="button" href="/">
+        <a key={i} className="button" href="/" target={top}>
           {t('survey.go_to_homepage')}
         </a>
       )
     case 'continue':
       return (
-        <a key={i} className="button" href={o.url}>
+        <a key={i} className="button" href={o.url} target={top}>
           {t('survey.continue_website')}
         </a>
       )
@@ -68,10 +75,16 @@ function offer(o: Offer, i: number, { t, submit, widget }: FooterProps) {
           {t('survey.close_preview')}
         </button>
       )
+    case 'close':
+      return (
+        <button key={i} type="button" className="button" onClick={close}>
+          {t('embed.close')}
+        </button>
+      )
     case 'feed':
       return (
-        <a key={i} className="button" href="/feed">
-          {t('error.default_button')}
+        <a key={i} className="button" href={leave?.href || '/feed'}>
+          {leave?.label || t('error.default_button')}
         </a>
       )
     case 'spacer':
@@ -84,7 +97,7 @@ export function Footer(p: FooterProps) {
   const { s, t, previewMode, lang } = p
   if (previewMode === 'preview-question') return null
   const go = s.go.value
-  const offers = footerOffers({ go, currentAnswer: s.currentAnswer.value, submitting: s.submitAnswerInProgress.value, previewMode, widget: p.widget })
+  const offers = footerOffers({ go, currentAnswer: s.currentAnswer.value, submitting: s.submitAnswerInProgress.value, previewMode, widget: p.widget, embed: p.embed })
   const links = footerLinks(go)
   const preview = previewMode === 'campaign-preview'
   return (

@@ -10,6 +10,8 @@ export interface ThankYouProps {
   apiBase: string
   lang: string
   t: T
+  /** The rating stored earlier, shown as the member left it (they may change it). */
+  stored?: { rating: number; comment: string }
 }
 
 /** "3 stars" from the server's labels (survey.stars.3), else the number. */
@@ -19,10 +21,10 @@ function starLabel(t: T, i: number): string {
   return s === k ? String(i) : s
 }
 
-export function ThankYou({ go, apiBase, lang, t }: ThankYouProps) {
+export function ThankYou({ go, apiBase, lang, t, stored }: ThankYouProps) {
   useSignals()
-  const rating = useSignal(0)
-  const comment = useSignal('')
+  const rating = useSignal(stored?.rating ?? 0)
+  const comment = useSignal(stored?.comment ?? '')
   const sending = useSignal(false)
   const saved = useSignal(false)
   const ty = go.thank_you

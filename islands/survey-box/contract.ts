@@ -144,4 +144,19 @@ export interface SurveyBoxProps {
   labels: Record<string, string>
   /** The widget variant: 250px high with the wide image button. */
   widget?: boolean
+  /** Framed by another site (/embed/): a custom Close button tells the parent page. */
+  embed?: boolean
+  /** The thank-you button: where 'Take me back to my feed' goes (the server decides) and its label. */
+  leave?: { href: string; label: string }
+  /** Why the dobblk action holds the member back. */
+  blocked?: string
+  /** The member's stored rating of a finished campaign, so a reload shows it as left. */
+  rating?: { rating: number; comment: string }
+}
+
+/** What the box posts to the parent window when framed (/embed/): each status, and Close. */
+export interface EmbedMessage {
+  type: 'canvass:status' | 'canvass:close'
+  campaign: string
+  status: string
 }

@@ -269,6 +269,20 @@ describe('footer', () => {
       ],
     ],
     [
+      'the thank-you button goes where the server decides, with its label',
+      { leave: { href: '/survey/c1/leave', label: 'Back to my rewards' }, go: finished('completed') },
+      [{ tag: 'a', text: 'Back to my rewards', href: '/survey/c1/leave' }],
+    ],
+    [
+      'framed by another site, links out replace the embedding page and Close ends the survey',
+      { embed: true, go: finished('completed', ty({ completion_url: 'https://brand.example/done' })) },
+      [
+        { tag: 'a', text: 'Continue to the website', href: 'https://brand.example/done', target: '_top' },
+        { tag: 'button', text: 'Close' },
+      ],
+    ],
+    ['framed, Go to Homepage replaces the embedding page', { embed: true, go: goResult({ action: { type: 'dobblk' } }) }, [{ tag: 'a', text: 'Go to Homepage', href: '/', target: '_top' }]],
+    [
       'a competition invitation shows a 57.5px spacer instead of buttons',
       { go: finished('completed', ty({ kind: 'competition_invitation', completion_url: 'https://brand.example/done' })) },
       [{ tag: 'div', text: '', height: '57.5px' }],
@@ -276,6 +290,31 @@ describe('footer', () => {
   ])('%s', async (_, over, want) => {
     await render(props(over))
     expect(actions()).toEqual(want)
+  })
+
+  it('says why a dobblk action holds the member back', async () => {
+    const el = await render(props({ go: goResult({ action: { type: 'dobblk' }, question: null }), blocked: 'This survey is for members aged 18 or over.' }))
+    expect(el.querySelector('.notice[role=status]')!.textContent).toBe('This survey is for members aged 18 or over.')
+  })
+
+  it('framed by another site, tells the embedding page each status and the Close', async () => {
+    const parent = { postMessage: vi.fn() }
+    Object.defineProperty(window, 'parent', { value: parent, configurable: true })
+    try {
+      reply(`POST ${API}/question/q1`, () => json(finished('completed')))
+      reply('GET /api/v3/user/balance', () => json({ balance: '25.50', currency_code: 'USD' }))
+      await render(props({ embed: true }))
+      await user(() => option('Alpha').click())
+      await user(() => nextButton().click())
+      await user(() => button('Close')!.click())
+      expect(parent.postMessage.mock.calls.map((c) => c[0])).toEqual([
+        { type: 'canvass:status', campaign: CAMPAIGN.guid, status: 'started' },
+        { type: 'canvass:status', campaign: CAMPAIGN.guid, status: 'completed' },
+        { type: 'canvass:close', campaign: CAMPAIGN.guid, status: 'completed' },
+      ])
+    } finally {
+      Object.defineProperty(window, 'parent', { value: window, configurable: true })
+    }
   })
 
   it('makes the widget button a wide image button with its text for screen readers', async () => {
@@ -492,6 +531,18 @@ describe('thank-you', () => {
 
     expect(requests()).toEqual([{ key: `POST ${API}/rating`, body }])
     expect(el.querySelector('.thank-you [role=status]')!.textContent).toBe('Thanks for your rating!')
+  })
+
+  it('shows a rating stored earlier as the member left it, and lets them change it', async () => {
+    reply(`POST ${API}/rating`, () => json({}))
+    const el = await render(props({ go: completed(), rating: { rating: 2, comment: 'Too long' } }))
+    const checked = el.querySelector<HTMLInputElement>('.stars input:checked')!
+    expect(checked.value).toBe('2')
+    expect(el.querySelector<HTMLTextAreaElement>('textarea[name=comment]')!.value).toBe('Too long')
+    expect(button('Send rating')!.disabled).toBe(false)
+    await user(() => el.querySelectorAll<HTMLInputElement>('.stars input')[4].click())
+    await user(() => button('Send rating')!.click())
+    expect(requests()).toEqual([{ key: `POST ${API}/rating`, body: { rating: 5, comment: 'Too long' } }])
   })
 })
 

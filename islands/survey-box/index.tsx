@@ -9,7 +9,7 @@ import { flushSync } from 'react-dom'
 import { createRoot } from 'react-dom/client'
 import { ApiError, get, post } from '../lib/api'
 import { toast } from '../lib/toast'
-import type { ControlType, GoResult, SurveyBoxProps } from './contract'
+import type { ControlType, EmbedMessage, GoResult, SurveyBoxProps } from './contract'
 import { loaders } from './controls'
 import { Footer } from './Footer'
 import * as S from './store'
@@ -75,6 +75,8 @@ function Question({ s, t, load, previewMode, instanceKey }: Pick<ViewProps, 's' 
         {q.text}
       </h2>
       {q.descr ? <p className="question-descr">{q.descr}</p> : null}
+      {/* Sanitised by the server (campaigns.SanitizeHTML): formatting, links, images only. */}
+      {q.html ? <div className="question-html" dangerouslySetInnerHTML={{ __html: q.html }} /> : null}
       {q.image?.url ? <img className="question-image" src={q.image.url} alt={q.image.alt || ''} /> : null}
       {error ? (
         <p className="form-error" role="alert">
@@ -111,7 +113,7 @@ function Question({ s, t, load, previewMode, instanceKey }: Pick<ViewProps, 's' 
   )
 }
 
-function SurveyBox({ s, p, t, submit, load, back }: ViewProps) {
+function SurveyBox({ s, p, t, submit, load, back, close }: ViewProps & { close(): void }) {
   useSignals()
   const go = s.go.value
   const total = Math.max(0, Math.min(100, Math.round(go.progress?.total ?? 0)))
@@ -143,13 +145,37 @@ function SurveyBox({ s, p, t, submit, load, back }: ViewProps) {
         </div>
       </header>
       {terminal ? (
-        <ThankYou go={go} apiBase={p.apiBase} lang={p.lang} t={t} />
+        <ThankYou go={go} apiBase={p.apiBase} lang={p.lang} t={t} stored={p.rating} />
       ) : go.question ? (
         <Question s={s} t={t} load={load} previewMode={p.previewMode} instanceKey={p.instanceKey} />
+      ) : go.action?.type === 'dobblk' && p.blocked ? (
+        <p className="notice" role="status">
+          {p.blocked}
+        </p>
       ) : null}
-      <Footer s={s} t={t} previewMode={p.previewMode} lang={p.lang} widget={p.widget} submit={submit} back={back} />
+      <Footer
+        s={s}
+        t={t}
+        previewMode={p.previewMode}
+        lang={p.lang}
+        widget={p.widget}
+        embed={p.embed}
+        leave={p.leave}
+        submit={submit}
+        back={back}
+        close={close}
+      />
     </section>
   )
+}
+
+/** The embedding page's origin (from the referrer), so only it hears the box; '*' when unknown. */
+function parentOrigin(): string {
+  try {
+    return new URL(document.referrer).origin
+  } catch {
+    return '*'
+  }
 }
 
 /** After an answer: the box's own scroll to the top, body scrolling back, the window to the box. */
@@ -170,10 +196,19 @@ export function mount(el: HTMLElement, props: unknown): () => void {
   const load = (type: ControlType) => loadControl(s, type, loading)
   let alive = true
 
+  // Framed by another site: the parent page hears each status and the custom Close.
+  const tell = (type: EmbedMessage['type']) => {
+    if (!p.embed || window.parent === window) return
+    const msg: EmbedMessage = { type, campaign: s.go.value.campaign.guid, status: s.go.value.campaign_status }
+    window.parent.postMessage(msg, parentOrigin())
+  }
+
   const show = (go: GoResult) => {
     if (!alive) return
     const wasDone = S.isTerminal(s.go.value.campaign_status)
+    const was = s.go.value.campaign_status
     S.setGo(s, go)
+    if (go.campaign_status !== was) tell('canvass:status')
     if (go.campaign_status === 'completed' && !wasDone) void refreshBalance()
   }
 
@@ -239,7 +274,8 @@ export function mount(el: HTMLElement, props: unknown): () => void {
   }
 
   const root = createRoot(el)
-  flushSync(() => root.render(<SurveyBox s={s} p={p} t={t} submit={() => void submit()} load={load} back={back} />))
+  flushSync(() => root.render(<SurveyBox s={s} p={p} t={t} submit={() => void submit()} load={load} back={back} close={() => tell('canvass:close')} />))
+  tell('canvass:status')
   return () => {
     alive = false
     root.unmount()

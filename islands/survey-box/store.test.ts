@@ -146,6 +146,11 @@ describe('footerOffers', () => {
       [{ kind: 'continue', url: 'https://a.example/r' }, { kind: 'close_preview' }],
     ],
     [
+      'framed by another site, the custom Close takes the place of the feed',
+      { embed: true, go: done('completed', ty({ redirect_url: 'https://a.example/r' })) },
+      [{ kind: 'continue', url: 'https://a.example/r' }, { kind: 'close' }],
+    ],
+    [
       'a competition invitation shows only the spacer',
       { go: done('completed', ty({ kind: 'competition_invitation', completion_url: 'https://a.example/done' })) },
       [{ kind: 'spacer' }],

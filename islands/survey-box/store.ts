@@ -70,6 +70,7 @@ export const EN: Record<string, string> = {
   'survey.restart': 'Restart',
   'survey.close_preview': 'Close preview',
   'survey.go_to_homepage': 'Go to Homepage',
+  'embed.close': 'Close',
   'survey.continue_website': 'Continue to the website',
   'survey.open_new_tab': 'Open in a new tab',
   'error.default_button': 'Take me back to my feed',
@@ -123,7 +124,8 @@ export type Offer =
   | { kind: 'continue'; url: string } // continue to the campaign's website
   | { kind: 'new_tab'; url: string } // open an address in a new tab
   | { kind: 'close_preview' }
-  | { kind: 'feed' } // back to /feed
+  | { kind: 'close' } // framed by another site: the custom close, which tells the parent page
+  | { kind: 'feed' } // 'Take me back to my feed' (the server's leave address)
   | { kind: 'spacer' } // competition invitation: 57.5px of nothing
 
 export interface FooterState {
@@ -132,10 +134,11 @@ export interface FooterState {
   submitting: boolean
   previewMode?: string
   widget?: boolean
+  embed?: boolean
 }
 
 /** The footer's buttons, in order (spec "Footer"). */
-export function footerOffers({ go, currentAnswer, submitting, previewMode, widget }: FooterState): Offer[] {
+export function footerOffers({ go, currentAnswer, submitting, previewMode, widget, embed }: FooterState): Offer[] {
   const preview = previewMode === 'campaign-preview'
   if (isTerminal(go.campaign_status)) {
     if (go.thank_you?.kind === 'competition_invitation') return [{ kind: 'spacer' }]
@@ -144,7 +147,7 @@ export function footerOffers({ go, currentAnswer, submitting, previewMode, widge
     const urls = [ty?.completion_url, ty?.redirect_url].filter((u): u is string => !!u)
     if (urls.length) out.push({ kind: 'continue', url: urls[0] })
     if (ty?.open_in_new_tab) new Set(urls).forEach((url) => out.push({ kind: 'new_tab', url }))
-    out.push({ kind: preview ? 'close_preview' : 'feed' })
+    out.push({ kind: embed ? 'close' : preview ? 'close_preview' : 'feed' })
     return out
   }
   if (go.action?.type === 'dobblk') return [{ kind: 'home' }]

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"time"
 
+	"github.com/canvass/canvass/views/layouts"
 	"github.com/canvass/canvass/modules/web"
 	"github.com/gofiber/fiber/v3"
 )
@@ -111,6 +112,29 @@ func (m *Module) Private() fiber.Handler {
 			return c.Redirect().Status(fiber.StatusSeeOther).To(target)
 		}
 		return c.Next()
+	}
+}
+
+// Framed is the private access class of pages other sites frame (/embed/): the panel's
+// domains and embed origins may frame them. A visitor, or a member a gate holds, sees a notice
+// whose link opens the login or gate page in a new tab, because those refuse to be framed.
+func (m *Module) Framed() fiber.Handler {
+	return func(c fiber.Ctx) error {
+		m.kit.AllowEmbedding(c)
+		member := web.MemberOf(c)
+		status, key, href := fiber.StatusOK, "", ""
+		switch {
+		case member == nil:
+			status, key, href = fiber.StatusUnauthorized, "embed.signin", LoginURL(c)
+		case member.Status == StatusSuspended:
+			status, key, href = fiber.StatusForbidden, "embed.gate", "/suspended"
+		case !gatePaths[c.Path()] && GateFor(c) != "":
+			status, key, href = fiber.StatusForbidden, "embed.gate", GateFor(c)
+		default:
+			return c.Next()
+		}
+		t := func(id string) string { return m.kit.T(c, id, nil) }
+		return m.kit.Render(c, status, layouts.EmbedNotice(t(key+"_title"), t(key+"_message"), t(key+"_button"), href))
 	}
 }
 

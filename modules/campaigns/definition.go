@@ -17,6 +17,7 @@ type Definition struct {
 	Description      Text         `json:"description,omitempty"`
 	Reward           string       `json:"reward"` // major units in the panel's currency: "0.50"
 	EstimatedMinutes int          `json:"estimated_minutes"`
+	MinAge           int          `json:"min_age,omitempty"` // see dobBlocked
 	OpensAt          *time.Time   `json:"opens_at,omitempty"`
 	ClosesAt         *time.Time   `json:"closes_at,omitempty"`
 	Priority         int          `json:"priority,omitempty"` // higher comes first in the feed

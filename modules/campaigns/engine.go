@@ -45,6 +45,33 @@ type GoResult struct {
 	Action   string // "dobblk" asks the client to go to the homepage
 }
 
+// ActionDOBBlock is the go result's action (spec: dobblk) for a member the campaign's
+// min_age holds back by their date of birth: no question, and the box offers Go to Homepage.
+// It is not a terminal status: a member whose profile gains a date of birth may go on.
+const ActionDOBBlock = "dobblk"
+
+// dobField is the profile metadata field holding the member's date of birth (YYYY-MM-DD).
+const dobField = "metadata.dateOfBirth"
+
+// dobBlocked tells whether the campaign's min_age holds the member back: their profile has
+// no valid date of birth, or they are younger than min_age on the given day.
+func dobBlocked(def *Definition, who Audience, now time.Time) bool {
+	if def.MinAge <= 0 {
+		return false
+	}
+	s, _ := who.Fields[dobField].(string)
+	born, err := time.Parse(time.DateOnly, s)
+	if err != nil || born.After(now) {
+		return true
+	}
+	return born.AddDate(def.MinAge, 0, 0).After(now)
+}
+
+// errDOBBlocked refuses an answer from a member the campaign's min_age holds back.
+func errDOBBlocked(minAge int) error {
+	return web.Fail(403, "error.dob_blocked", map[string]any{"Age": minAge}).WithCode(ActionDOBBlock)
+}
+
 // Progress is the spec's progress: answered, questions and total as a percent.
 func (r *GoResult) Progress() (answered, questions, percent int) {
 	questions = len(r.Campaign.Definition.Questions)
@@ -72,6 +99,17 @@ func (m *Module) Go(ctx context.Context, panel *web.Panel, who Audience, id stri
 	d, err := m.Load(ctx, panel, who, id)
 	if err != nil {
 		return nil, err
+	}
+	if dobBlocked(&d.Campaign.Definition, who, m.now()) {
+		// Held back: nothing starts; the member sees where they are, without a question.
+		res, err := m.Peek(ctx, d, who)
+		if err != nil {
+			return nil, err
+		}
+		if !IsTerminal(res.Status) {
+			res.Question, res.Answer, res.Action = nil, nil, ActionDOBBlock
+		}
+		return res, nil
 	}
 	res := &GoResult{Campaign: d.Campaign, Lang: who.Language}
 	err = m.inTx(ctx, func(tx *gorm.DB) error {
@@ -103,6 +141,9 @@ func (m *Module) Answer(ctx context.Context, panel *web.Panel, who Audience, id,
 	qi := questionIndex(def, questionID)
 	if qi < 0 {
 		return nil, web.NotFound()
+	}
+	if dobBlocked(def, who, m.now()) {
+		return nil, errDOBBlocked(def.MinAge)
 	}
 	value, err := ValidateAnswer(&def.Questions[qi], raw)
 	if err != nil {

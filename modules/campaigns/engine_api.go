@@ -121,7 +121,7 @@ func options(list []Option, lang, fallback string) []optionJSON {
 func toQuestionJSON(q *Question, answer any, lang, fallback string) *questionJSON {
 	j := &questionJSON{
 		ID: q.ID, Type: q.ControlType, ControlType: q.ControlType, Text: q.Text.In(lang, fallback), Descr: q.Descr.In(lang, fallback),
-		HTML: q.HTML.In(lang, fallback), VideoID: q.VideoID, Answers: options(q.Answers, lang, fallback), Rows: options(q.Rows, lang, fallback),
+		HTML: SanitizeHTML(q.HTML.In(lang, fallback)), VideoID: q.VideoID, Answers: options(q.Answers, lang, fallback), Rows: options(q.Rows, lang, fallback),
 		Columns: options(q.Columns, lang, fallback), Multiple: q.Multiple, MaxFields: q.MaxFields, MinChars: q.MinChars, MaxChars: q.MaxChars,
 		MinAnswers: q.MinAnswers, MaxAnswers: q.MaxAnswers, MinNum: q.MinNum, MaxNum: q.MaxNum, Step: q.Step, SpendMin: q.SpendMin,
 		SpendMax: q.SpendMax, SpendPeriod: q.SpendPeriod, FreqMin: q.FreqMin, FreqMax: q.FreqMax, FreqType: q.FreqType,

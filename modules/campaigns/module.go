@@ -13,11 +13,13 @@ import (
 	"gorm.io/gorm"
 )
 
-// Guard is what campaigns needs from accounts: the private access class for pages and the
-// signed-in requirement for APIs.
+// Guard is what campaigns needs from accounts: the private access classes for pages (in the
+// app and framed by other sites) and the signed-in requirement for APIs.
 type Guard interface {
 	Private() fiber.Handler
 	RequireMember() fiber.Handler
+	// Framed is the private access class of pages other sites frame (/embed/).
+	Framed() fiber.Handler
 }
 
 // Deps are what the module needs from the app.
@@ -43,6 +45,7 @@ type Module struct {
 	reportSources []ReportSource
 	payer         Payer
 	welcomeDone   WelcomeDone
+	competitions  CompetitionEntries // nil until the competitions module is plugged in
 }
 
 // ReportSource lists reports another module keeps for a member (the wallet's transaction
@@ -90,6 +93,7 @@ func (m *Module) Routes(r fiber.Router) {
 	inst.Get("/:id/rating", m.apiRating)
 	inst.Get("/:id/survey-theme", m.apiSurveyTheme)
 	inst.Get("/:id/follow", m.apiFollow)
+	inst.Get("/:id/question/:qid/iframe", m.apiQuestionIframe)
 	inst.Post("/:id/rating", m.apiRate)
 
 	// The survey screen (the survey engine adds the survey box to it).
@@ -98,10 +102,19 @@ func (m *Module) Routes(r fiber.Router) {
 	preview.Get("/", m.previewPage)
 	preview.Get("/go", m.previewGo)
 	preview.Post("/question/:qid", m.previewAnswer)
-	r.Get("/survey/:campaignUuid/*", private, m.surveyPage)
-	r.Post("/survey/:campaignUuid/start", private, m.startSubmit)
-	r.Post("/survey/:campaignUuid/answer", private, m.answerSubmit)
-	r.Post("/survey/:campaignUuid/rating", private, m.ratingSubmit)
+	// The survey screen in the app, embedded in another site's iframe, and as the widget.
+	framed := m.guard.Framed()
+	for _, s := range screens {
+		access := private
+		if s.embed {
+			access = framed
+		}
+		r.Get(s.prefix+"/:campaignUuid/leave", access, m.leave)
+		r.Get(s.prefix+"/:campaignUuid/*", access, m.surveyPage)
+		r.Post(s.prefix+"/:campaignUuid/start", access, m.startSubmit)
+		r.Post(s.prefix+"/:campaignUuid/answer", access, m.answerSubmit)
+		r.Post(s.prefix+"/:campaignUuid/rating", access, m.ratingSubmit)
+	}
 
 	// Feed page actions (forms without JavaScript, htmx swaps with it).
 	r.Post("/feed/:id/hide", private, m.hideSubmit)

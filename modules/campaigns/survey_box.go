@@ -1,13 +1,11 @@
 package campaigns
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
-	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -55,10 +53,24 @@ func (m *Module) renderBox(c fiber.Ctx, r *GoResult, status int, formErr string,
 	camp := r.Campaign
 	fallback := camp.DefaultLanguage
 	_, _, percent := r.Progress()
-	props := view.SurveyProps{GUID: camp.ID, Name: camp.Names.In(lang, fallback), Lang: lang, Percent: percent, Error: formErr, ThemeCSS: SurveyThemeOf(camp).CSS()}
+	scr := screenOf(c)
+	props := view.SurveyProps{
+		GUID: camp.ID, Name: camp.Names.In(lang, fallback), Lang: lang, Percent: percent, Error: formErr, ThemeCSS: SurveyThemeOf(camp).CSS(),
+		Base: scr.url(camp.ID), Embed: scr.embed, Widget: scr.widget, Blocked: m.blockedMessage(c, r),
+		// Spec "Footer": Submit, not Next, in a widget whose invitation has exactly one question.
+		Submit:   scr.widget && len(camp.Definition.Questions) == 1,
+		BackHref: scr.url(camp.ID, "leave"), BackLabel: m.backLabel(c, r),
+	}
 	props.FooterLinks = viewFooterLinks(toGoJSON(r).Campaign.FooterLinks)
 	// The survey-box island takes over from the plain forms where JavaScript runs.
 	props.Island = m.islandProps(c, r)
+	if scr.embed || scr.widget {
+		props.Island["embed"], props.Island["widget"] = scr.embed, scr.widget
+	}
+	props.Island["leave"] = map[string]string{"href": props.BackHref, "label": props.BackLabel}
+	if props.Blocked != "" {
+		props.Island["blocked"] = props.Blocked
+	}
 	if mode != "" {
 		// A preview works only with the island: it keeps the answers, the server stores none.
 		props.Island["previewMode"], props.Island["apiBase"], props.Island["lang"] = mode, previewBase, r.Lang
@@ -73,8 +85,20 @@ func (m *Module) renderBox(c fiber.Ctx, r *GoResult, status int, formErr string,
 		}
 	case IsTerminal(r.Status):
 		props.Outcome = m.outcomeView(c, r, lang, fallback)
+		if props.Outcome.Rating > 0 && mode == "" {
+			// A reload finds the member's rating as they left it, as the page without JavaScript does.
+			props.Island["rating"] = map[string]any{"rating": props.Outcome.Rating, "comment": props.Outcome.Comment}
+		}
 	}
 	return m.kit.Render(c, status, view.Survey(props))
+}
+
+// blockedMessage says why the campaign's min_age holds the member back (the dobblk action).
+func (m *Module) blockedMessage(c fiber.Ctx, r *GoResult) string {
+	if r.Action != ActionDOBBlock {
+		return ""
+	}
+	return m.kit.T(c, "survey.blocked", map[string]any{"Age": r.Campaign.Definition.MinAge})
 }
 
 func (m *Module) outcomeView(c fiber.Ctx, r *GoResult, lang, fallback string) *view.OutcomeView {
@@ -119,7 +143,7 @@ func fmtNum(f *float64) string {
 // questionView is a question as the server-rendered form shows it, with the answer so far.
 func (m *Module) questionView(c fiber.Ctx, q *Question, answer any, lang, fallback string) *view.QuestionView {
 	v := &view.QuestionView{
-		ID: q.ID, Control: q.ControlType, Text: q.Text.In(lang, fallback), Descr: q.Descr.In(lang, fallback),
+		ID: q.ID, Control: q.ControlType, Text: q.Text.In(lang, fallback), Descr: q.Descr.In(lang, fallback), HTML: SanitizeHTML(q.HTML.In(lang, fallback)),
 		Min: fmtNum(q.MinNum), Max: fmtNum(q.MaxNum), Step: fmtNum(q.Step), Multiple: q.Multiple,
 		Chosen: map[string]bool{}, Grid: map[string]map[string]bool{}, Rank: map[string]string{},
 		LowLabel: q.ScaleLabels["min"].In(lang, fallback), HighLabel: q.ScaleLabels["max"].In(lang, fallback),
@@ -359,7 +383,7 @@ func (m *Module) startSubmit(c fiber.Ctx) error {
 	if _, err := m.Go(c.Context(), web.PanelOf(c), audience(c), id); err != nil {
 		return err
 	}
-	return c.Redirect().Status(fiber.StatusSeeOther).To("/survey/" + id)
+	return c.Redirect().Status(fiber.StatusSeeOther).To(screenOf(c).url(id))
 }
 
 // POST /survey/:campaignUuid/answer: one question answered with a plain form.
@@ -385,7 +409,7 @@ func (m *Module) answerSubmit(c fiber.Ctx) error {
 		}
 		msg := we.ToAPI(m.kit.Tr(c)).Message
 		if r.Question == nil || r.Question.ID != qid {
-			return c.Redirect().Status(fiber.StatusSeeOther).To("/survey/" + id)
+			return c.Redirect().Status(fiber.StatusSeeOther).To(screenOf(c).url(id))
 		}
 		return m.surveyBox(c, r, fiber.StatusBadRequest, msg, submitted)
 	}
@@ -393,7 +417,7 @@ func (m *Module) answerSubmit(c fiber.Ctx) error {
 		return err
 	}
 	// Answered, or already past this question (a second click, the back button): carry on.
-	return c.Redirect().Status(fiber.StatusSeeOther).To("/survey/" + id)
+	return c.Redirect().Status(fiber.StatusSeeOther).To(screenOf(c).url(id))
 }
 
 // POST /survey/:campaignUuid/rating: the thank-you page's star rating.
@@ -407,18 +431,18 @@ func (m *Module) ratingSubmit(c fiber.Ctx) error {
 		var we *web.Error
 		if errors.As(err, &we) && we.Status < 500 && we.Status != fiber.StatusNotFound {
 			m.kit.FlashNext(c, "error", "flash.rating_invalid")
-			return c.Redirect().Status(fiber.StatusSeeOther).To("/survey/" + id)
+			return c.Redirect().Status(fiber.StatusSeeOther).To(screenOf(c).url(id))
 		}
 		return err
 	}
 	m.kit.FlashNext(c, "success", "flash.rating_saved")
-	return c.Redirect().Status(fiber.StatusSeeOther).To("/survey/" + id)
+	return c.Redirect().Status(fiber.StatusSeeOther).To(screenOf(c).url(id))
 }
 
 // surveyLabelKeys are the texts the survey-box island and its controls show.
 var surveyLabelKeys = []string{
 	"survey.next", "survey.submit", "survey.percent_complete", "survey.preview_only", "survey.back", "survey.restart",
-	"survey.close_preview", "survey.go_to_homepage", "survey.continue_website", "survey.open_new_tab", "error.default_button",
+	"survey.close_preview", "survey.go_to_homepage", "survey.continue_website", "survey.open_new_tab", "error.default_button", "embed.close",
 	"survey.payout", "survey.rate", "survey.comment", "survey.send_rating", "survey.rating_saved", "survey.control_failed",
 	"survey.retry", "survey.balance", "survey.outcome_completed", "survey.outcome_screened", "survey.outcome_quota_full",
 	"survey.outcome_disqualified", "survey.outcome_expired", "survey.outcome_other", "survey.choose", "survey.most",
@@ -440,8 +464,8 @@ func (m *Module) islandProps(c fiber.Ctx, r *GoResult) map[string]any {
 		labels["survey.stars."+strconv.Itoa(n)] = m.kit.Locales.Translate(web.LocaleOf(c), "survey.stars", map[string]any{"Count": n}, n)
 	}
 	return map[string]any{
-		"apiBase": "/api/v1/" + panel.InstanceCode + "/campaigns/" + r.Campaign.ID,
-		"go":      toGoJSON(r),
+		"apiBase":     "/api/v1/" + panel.InstanceCode + "/campaigns/" + r.Campaign.ID,
+		"go":          toGoJSON(r),
 		"lang":        web.LocaleOf(c),
 		"labels":      labels,
 		"instanceKey": panel.InstanceKey,
@@ -465,16 +489,5 @@ func (m *Module) apiFollow(c fiber.Ctx) error {
 			return err
 		}
 	}
-	q := url.Values{}
-	if t := cmp.Or(c.Query("token"), c.Query("pp-token")); t != "" {
-		q.Set("token", t)
-	}
-	if l := c.Query("lang"); l != "" {
-		q.Set("lang", l)
-	}
-	target := "/survey/" + id
-	if len(q) > 0 {
-		target += "?" + q.Encode()
-	}
-	return c.Redirect().Status(fiber.StatusSeeOther).To(target)
+	return c.Redirect().Status(fiber.StatusSeeOther).To(withTokenAndLang(c, screens[0].url(id)))
 }

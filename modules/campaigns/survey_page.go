@@ -15,19 +15,29 @@ func (m *Module) surveyPage(c fiber.Ctx) error {
 	panel, who, lang := web.PanelOf(c), audience(c), web.LocaleOf(c)
 	d, err := m.Load(c.Context(), panel, who, c.Params("campaignUuid"))
 	var we *web.Error
+	scr := screenOf(c)
 	if errors.As(err, &we) && we.Body != nil {
 		if welcome, ok := we.Body["welcome_campaign_uuid"].(string); ok {
-			return c.Redirect().Status(fiber.StatusSeeOther).To("/survey/" + welcome)
+			return c.Redirect().Status(fiber.StatusSeeOther).To(scr.url(welcome))
 		}
 	}
 	if err != nil {
 		return err
 	}
+	m.storeReturn(c)
 	r, err := m.Peek(c.Context(), d, who)
 	if err != nil {
 		return err
 	}
-	if r.Status != StatusNew {
+	if dobBlocked(&d.Campaign.Definition, who, m.now()) && !IsTerminal(r.Status) {
+		r.Question, r.Answer, r.Action = nil, nil, ActionDOBBlock // as go answers it
+	} else if r.Status == StatusNew && scr.widget && d.Availability == "" {
+		// The widget has no room for the invitation card: it opens at the first question.
+		if r, err = m.Go(c.Context(), panel, who, d.GUID); err != nil {
+			return err
+		}
+	}
+	if r.Status != StatusNew || r.Action != "" {
 		// Started or finished: the survey box (the member's current question, or the outcome).
 		return m.surveyBox(c, r, fiber.StatusOK, "", nil)
 	}
@@ -40,6 +50,7 @@ func (m *Module) surveyPage(c fiber.Ctx) error {
 	props := view.InvitationProps{
 		GUID: d.GUID, Name: d.Name, Description: d.Description, Lang: d.Language,
 		Reward: web.FormatMoney(d.RewardMinor, d.CurrencyCode, lang), Minutes: d.EstimatedMinutes, Questions: d.QuestionCount,
+		Base: scr.url(d.GUID), Embed: scr.embed,
 	}
 	if comp := def.Competition; comp != nil {
 		props.Prize = comp.Prize.In(lang, fallback)

@@ -35,6 +35,9 @@ type AppSettings struct {
 	TermsRequired           bool   `json:"terms_required" yaml:"terms_required"`
 	EmailValidationReminder bool   `json:"email_validation_reminder" yaml:"email_validation_reminder"`
 	Theme                   string `json:"theme" yaml:"theme"`
+	// EmbedOrigins may frame the panel's /embed/ pages besides its own domains
+	// (scheme://host[:port], e.g. https://www.tenant.example).
+	EmbedOrigins []string `json:"embed_origins,omitempty" yaml:"embed_origins"`
 }
 
 // AppTheme is the spec's app_theme: field name (color_primary, logo_url, ...) to value.

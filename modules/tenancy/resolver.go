@@ -97,6 +97,11 @@ func toWeb(l *loaded) *web.Panel {
 		LogoutPageURL:   l.Panel.LogoutPageURL,
 		CTAColor:        validColourOrEmpty(theme["color_cta"]),
 	}
+	for _, o := range l.Panel.AppSettings.EmbedOrigins {
+		if web.ValidOrigin(o) {
+			p.EmbedOrigins = append(p.EmbedOrigins, o)
+		}
+	}
 	for _, lang := range l.Languages {
 		p.Languages = append(p.Languages, web.Language{Code: lang.LanguageCode, Name: web.LanguageName(lang.LanguageCode), IsDefault: lang.IsDefault})
 		if lang.IsDefault {

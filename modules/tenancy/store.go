@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/canvass/canvass/modules/web"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
@@ -129,6 +130,11 @@ func (p *PanelSpec) Validate(supported func(string) bool) error {
 	for i, l := range p.Languages {
 		if !supported(l) {
 			bad("languages[%d]: %q is not a supported language", i, l)
+		}
+	}
+	for i, o := range p.AppSettings.EmbedOrigins {
+		if !web.ValidOrigin(o) {
+			bad("app_settings.embed_origins[%d]: %q is not an origin (https://host[:port])", i, o)
 		}
 	}
 	for _, prob := range p.AppTheme.Problems() {

@@ -30,6 +30,7 @@ type Panel struct {
 	LogoutPageURL   string
 	CTAColor        string
 	Hosts           []string // the panel's domains, for redirect allow-listing
+	EmbedOrigins    []string // other origins that may frame the panel's /embed/ pages
 }
 
 // Language is one language a panel offers.

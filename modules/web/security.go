@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"regexp"
 	"strings"
 	"time"
 
@@ -24,6 +25,35 @@ func Nonce(c fiber.Ctx) string {
 // AllowFraming lets the listed origins embed this response (widgets, embed iframes);
 // by default only our own origin may frame a page.
 func AllowFraming(c fiber.Ctx, origins ...string) { c.Locals(framingKey{}, origins) }
+
+// originRE is scheme://host[:port] with nothing after it: what CSP frame-ancestors takes.
+var originRE = regexp.MustCompile(`^https?://[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:[0-9]{1,5})?$`)
+
+// ValidOrigin tells whether s is an http(s) origin without path, user or wildcard.
+func ValidOrigin(s string) bool { return originRE.MatchString(s) }
+
+// IsEmbed tells whether the request is for a page other sites frame: /embed/ and /widgets/.
+func IsEmbed(c fiber.Ctx) bool {
+	p := c.Path()
+	return strings.HasPrefix(p, "/embed/") || strings.HasPrefix(p, "/widgets/")
+}
+
+// AllowEmbedding lets the panel's own domains (https; any port and http outside production)
+// and its embed_origins frame this response.
+func (k *Kit) AllowEmbedding(c fiber.Ctx) {
+	p := PanelOf(c)
+	if p == nil {
+		return
+	}
+	var origins []string
+	for _, h := range p.Hosts {
+		origins = append(origins, "https://"+h)
+		if k.Env != "production" {
+			origins = append(origins, "https://"+h+":*", "http://"+h+":*")
+		}
+	}
+	AllowFraming(c, append(origins, p.EmbedOrigins...)...)
+}
 
 // SecurityHeaders sets CSP (object-src 'none', base-uri 'none', frame-ancestors 'self' unless
 // a handler allowed framing), nosniff, a Referrer-Policy and, in production, HSTS.
@@ -87,6 +117,11 @@ func (k *Kit) SetCookie(c fiber.Ctx, ck *fiber.Cookie) {
 	}
 	if ck.SameSite == "" {
 		ck.SameSite = fiber.CookieSameSiteLaxMode
+	}
+	// Inside another site's iframe only SameSite=None cookies are sent; Partitioned (CHIPS)
+	// keeps them to that embedding site, and browsers that block third-party cookies allow it.
+	if IsEmbed(c) {
+		ck.SameSite, ck.Partitioned = fiber.CookieSameSiteNoneMode, true
 	}
 	ck.HTTPOnly = ck.Name != CSRFCookie
 	ck.Secure = ck.Secure || k.Env == "production" || c.Protocol() == "https"

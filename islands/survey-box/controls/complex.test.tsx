@@ -1,9 +1,7 @@
-import { act } from 'react'
 import { describe, expect, it, vi } from 'vitest'
-import { click, key, oneName, opts, Q, render, space, T, type } from './harness'
+import { click, oneName, opts, Q, render, space, T, type } from './harness'
 import Frequency from './frequency'
 import Grid from './grid'
-import Location, { LOOKUP } from './location'
 import MostLeast from './most_least'
 import Ranking from './ranking'
 import Spend from './spend'
@@ -174,78 +172,5 @@ describe('spend and frequency', () => {
     await type(r.$('input'), '11')
     expect(r.$('input').getAttribute('aria-invalid')).toBe('true')
     expect(r.$('.cv-hint').textContent).toBe('0–10')
-  })
-})
-
-describe('location', () => {
-  const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
-  const wait = (ms: number) => act(() => new Promise((r) => setTimeout(r, ms)))
-  const RESULTS = { results: [{ id: 'de-10115', postcode: '10115', label: '10115 Berlin Mitte' }, { id: 'de-10117', postcode: '10117', label: '10117 Berlin' }] }
-
-  it('asks the lookup 300ms after the last key; Down/Enter choose a result', async () => {
-    const f = vi.fn<typeof fetch>(async () => json(RESULTS))
-    vi.stubGlobal('fetch', f)
-    const r = await render(Location, Q('location'))
-    const input = r.$('input')
-    expect([input.getAttribute('role'), input.getAttribute('aria-expanded'), input.getAttribute('aria-labelledby')]).toEqual(['combobox', 'false', 'qt'])
-    await type(input, '1')
-    await type(input, '10')
-    await type(input, '101')
-    await wait(200)
-    expect(f).not.toHaveBeenCalled()
-    await wait(150)
-    expect(f).toHaveBeenCalledTimes(1)
-    expect(String(f.mock.calls[0][0])).toBe(LOOKUP + '101')
-    expect(LOOKUP).toBe('/api/v1/info/postcode-lookup?search=')
-    const list = r.$('[role=listbox]')
-    expect(input.getAttribute('aria-expanded')).toBe('true')
-    expect(input.getAttribute('aria-controls')).toBe(list.id)
-    expect(r.$$('[role=option]').map((o) => o.textContent)).toEqual(['10115 Berlin Mitte', '10117 Berlin'])
-    await key(input, 'ArrowDown')
-    await key(input, 'ArrowDown')
-    await key(input, 'ArrowDown')
-    await key(input, 'ArrowUp')
-    const active = r.$('#' + CSS.escape(input.getAttribute('aria-activedescendant')!))
-    expect([active.textContent, active.getAttribute('aria-selected')]).toEqual(['10115 Berlin Mitte', 'true'])
-    await key(input, 'Enter')
-    expect(r.calls).toEqual([null, null, null, { postcode: '10115', id: 'de-10115' }])
-    expect(input.value).toBe('10115 Berlin Mitte')
-    expect(input.getAttribute('aria-expanded')).toBe('false')
-    expect(list.hidden).toBe(true)
-  })
-
-  it('a result can be clicked; typing again clears the answer', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => json(RESULTS)))
-    const r = await render(Location, Q('location'))
-    await type(r.$('input'), '1011')
-    await wait(350)
-    await click(r.$$('[role=option]')[1])
-    await type(r.$('input'), '10117 Berli')
-    expect(r.calls).toEqual([null, { postcode: '10117', id: 'de-10117' }, null])
-  })
-
-  it.each([
-    ['rejects', () => Promise.reject(new TypeError('Failed to fetch'))],
-    ['answers 404', () => Promise.resolve(json({ error: 'not found' }, 404))],
-  ])('when the lookup %s the typed postcode (3+ characters) is its own place', async (_, impl) => {
-    vi.stubGlobal('fetch', vi.fn(impl))
-    const r = await render(Location, Q('location'))
-    await type(r.$('input'), 'sw')
-    await wait(350)
-    expect(r.calls).toEqual([null])
-    await type(r.$('input'), ' sw1a 1aa ')
-    await wait(350)
-    expect(r.calls).toEqual([null, null, { postcode: 'sw1a 1aa', id: 'SW1A1AA' }])
-    expect(r.$('input').getAttribute('aria-expanded')).toBe('false')
-  })
-
-  it('restores the answer and asks nothing until typing', async () => {
-    const f = vi.fn<typeof fetch>()
-    vi.stubGlobal('fetch', f)
-    const r = await render(Location, Q('location'), { postcode: '10115', id: 'de-10115' }, T({ 'survey.postcode': 'PLZ' }))
-    expect([r.$('input').value, r.$('input').placeholder]).toEqual(['10115', 'PLZ'])
-    await wait(350)
-    expect(f).not.toHaveBeenCalled()
-    expect(r.calls).toEqual([])
   })
 })

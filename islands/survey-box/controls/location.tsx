@@ -7,13 +7,18 @@ interface Place {
   label?: string
 }
 
-/** Where the postcode search asks (the spec: at most 99 results for a search term). */
-export const LOOKUP = '/api/v1/info/postcode-lookup?search='
+/** The spec's account-host postcode lookup (instanceKey, search; at most 99 results for a search). */
+export const LOOKUP = '/ah/api/v1/info/postcode-lookup'
+
+/** A postcode's searchable form, as the server's postcodes.Normalize makes it. */
+const norm = (s: string) => s.replace(/\s+/g, '').toUpperCase()
 
 /**
  * A postcode search (combobox: type, Up/Down, Enter) over the lookup's results: {postcode, id}.
- * Typing asks the lookup 300ms after the last key. While the lookup fails (it isn't built yet)
- * the typed postcode (3+ characters) is its own place: {postcode, id: upper-cased, no spaces}.
+ * Typing asks the lookup 300ms after the last key. A typed postcode that is the first result's
+ * is answered at once; when the lookup finds nothing or fails, the typed postcode (3+
+ * characters) is its own place: {postcode, id: upper-cased, no spaces} (the server resolves it
+ * against the panel's postcodes, or keeps it when the panel has none).
  */
 export default function Location(p: ControlProps) {
   const init = p.value && typeof p.value == 'object' && 'postcode' in p.value ? p.value : null
@@ -42,18 +47,23 @@ export default function Location(p: ControlProps) {
     if (term.length < 2) return setOpen(false)
     timer.current = setTimeout(async () => {
       const c = (ctrl.current = new AbortController())
+      let found: Place[] = []
       try {
-        const res = await fetch(LOOKUP + encodeURIComponent(term), { signal: c.signal, headers: { Accept: 'application/json' } })
+        const res = await fetch(LOOKUP + '?' + new URLSearchParams({ instanceKey: p.instanceKey, search: term }), {
+          signal: c.signal,
+          headers: { Accept: 'application/json' },
+        })
         if (!res.ok) throw res.status
-        const found = ((await res.json())?.results ?? []) as Place[]
-        if (c.signal.aborted) return
-        setList(found.slice(0, 99))
-        setOpen(true)
+        found = ((await res.json())?.results ?? []).slice(0, 99)
       } catch {
-        if (c.signal.aborted) return
-        setOpen(false)
-        if (term.length >= 3) p.onChange({ postcode: term, id: term.replace(/\s+/g, '').toUpperCase() })
+        // A failed lookup is a lookup without results: the typed postcode stands.
       }
+      if (c.signal.aborted) return
+      setList(found)
+      setOpen(found.length > 0)
+      const id = norm(term)
+      if (found[0] && norm(found[0].postcode) == id) p.onChange({ postcode: found[0].postcode, id: found[0].id })
+      else if (!found.length && term.length >= 3) p.onChange({ postcode: term, id })
     }, 300)
   }
   const choose = (r: Place) => {

@@ -1,0 +1,112 @@
+package campaigns
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/canvass/canvass/modules/web"
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+)
+
+// CompetitionInfo is a campaign's competition (its prize draw) as other modules see it.
+type CompetitionInfo struct {
+	ID         string // the competition uuid: the {x} of campaigns/{id}/enter-competition/{x}
+	CampaignID string
+	PanelID    string
+	Name       string // the campaign's name in its default language
+	Prize      string // in the campaign's default language
+	PrizeMinor int64  // credited to each winner; 0 when the prize is not money
+	Currency   string
+	Winners    int
+	DrawAt     *time.Time
+}
+
+// competitionSpace names competition uuids: one per campaign, derived, so that a campaign
+// re-imported keeps its competition and no table is needed to remember it.
+var competitionSpace = uuid.MustParse("5b0b7e0e-54a4-4b8e-9a3c-6f1d2f0c1a77")
+
+// CompetitionID is the uuid of the campaign's competition.
+func CompetitionID(campaignID string) string {
+	return uuid.NewSHA1(competitionSpace, []byte(campaignID)).String()
+}
+
+// CompetitionEntries keeps the members' answers to competition invitations (the competitions
+// module); the survey screen shows the answer and takes it.
+type CompetitionEntries interface {
+	// Decision is "entered", "rejected" or "" for the member and the campaign's competition.
+	Decision(ctx context.Context, panel *web.Panel, participantID, campaignID string) (string, error)
+	Enter(ctx context.Context, panel *web.Panel, participantID, campaignID, competitionID string) error
+	Reject(ctx context.Context, panel *web.Panel, participantID, campaignID string) error
+}
+
+// Decisions on a competition invitation.
+const (
+	DecisionEntered  = "entered"
+	DecisionRejected = "rejected"
+)
+
+// SetCompetitionEntries plugs in the competitions module (it depends on this one).
+func (m *Module) SetCompetitionEntries(e CompetitionEntries) { m.competitions = e }
+
+func competitionInfo(c *Campaign) (*CompetitionInfo, error) {
+	comp := c.Definition.Competition
+	if comp == nil {
+		return nil, fmt.Errorf("campaign %s has no competition: %w", c.ID, web.ErrNotFound)
+	}
+	info := &CompetitionInfo{
+		ID: CompetitionID(c.ID), CampaignID: c.ID, PanelID: c.PanelID,
+		Name: c.Names.In(c.DefaultLanguage, c.DefaultLanguage), Prize: comp.Prize.In(c.DefaultLanguage, c.DefaultLanguage),
+		Currency: c.CurrencyCode, Winners: comp.Winners, DrawAt: comp.DrawAt,
+	}
+	if comp.PrizeAmount != "" {
+		minor, err := web.ParseMoney(comp.PrizeAmount, c.CurrencyCode)
+		if err != nil {
+			return nil, fmt.Errorf("campaign %s prize amount: %w", c.ID, err)
+		}
+		info.PrizeMinor = minor
+	}
+	return info, nil
+}
+
+// CompetitionOf is the campaign's competition; web.ErrNotFound when the panel has no such
+// campaign or the campaign has no competition.
+func (m *Module) CompetitionOf(ctx context.Context, panel *web.Panel, campaignID string) (*CompetitionInfo, error) {
+	c, err := m.store.Campaign(ctx, panel.ID, campaignID)
+	if err != nil {
+		return nil, err
+	}
+	return competitionInfo(c)
+}
+
+// Competitions are every competition of the panel, the latest draw date first, for operators.
+func (m *Module) Competitions(ctx context.Context, panel *web.Panel) ([]CompetitionInfo, error) {
+	var rows []Campaign
+	if err := m.db.WithContext(ctx).Where("panel_id = ? AND is_competition = ?", panel.ID, true).Order("published_at DESC").Find(&rows).Error; err != nil {
+		return nil, fmt.Errorf("list competitions of panel %s: %w", panel.Key, err)
+	}
+	out := make([]CompetitionInfo, 0, len(rows))
+	for i := range rows {
+		info, err := competitionInfo(&rows[i])
+		if err != nil {
+			continue // a competition campaign always has the block; the importer sees to it
+		}
+		out = append(out, *info)
+	}
+	return out, nil
+}
+
+// Completed tells whether the member completed the campaign: only completers are invited.
+func (m *Module) Completed(ctx context.Context, panel *web.Panel, participantID, campaignID string) (bool, error) {
+	var p Participation
+	err := m.db.WithContext(ctx).Select("status").Where("panel_id = ? AND participant_id = ? AND campaign_id = ?", panel.ID, participantID, campaignID).Take(&p).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("participation of %s in %s: %w", participantID, campaignID, err)
+	}
+	return p.Status == StatusCompleted, nil
+}
