@@ -22,6 +22,8 @@ type Config struct {
 	MailFrom      string
 	// BaseURL, when set, is the public origin used in mailed links; otherwise the request's own origin is used.
 	BaseURL string
+	// SMSURL names the SMS provider (twilio://SID:TOKEN@api.twilio.com?from=...); empty logs the codes.
+	SMSURL string
 }
 
 func LoadConfig(getenv func(string) string) (Config, error) {
@@ -40,6 +42,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		SMTPURL:     get("CANVASS_SMTP_URL", ""),
 		MailFrom:    get("CANVASS_MAIL_FROM", "no-reply@canvass.local"),
 		BaseURL:     strings.TrimRight(get("CANVASS_BASE_URL", ""), "/"),
+		SMSURL:      get("CANVASS_SMS_URL", ""),
 	}
 	if cfg.Secret == "" && cfg.Env != "production" {
 		// Development and staging derive a stable key so sessions survive restarts; production must set one.

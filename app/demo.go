@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"time"
 
 	"github.com/canvass/canvass/modules/accounts"
 	"github.com/canvass/canvass/modules/campaigns"
@@ -48,6 +49,8 @@ const (
 	DemoPassword = "demo-password-1"
 	// DemoStartingBalance is the demo member's manual entry, in the demo panel's USD.
 	DemoStartingBalance = "25.00"
+	// DemoMobile is the demo member's verified mobile number (a US fictional 555-01XX number).
+	DemoMobile = "+12025550143"
 )
 
 // LoadDemo applies the demo tenants and the demo member; running it again changes nothing.
@@ -59,6 +62,9 @@ func LoadDemo(ctx context.Context, app *App) error {
 	}
 	for _, spec := range demoPanels() {
 		if err := importDemoCampaigns(ctx, app, spec.Key); err != nil {
+			return err
+		}
+		if err := importDemoPostcodes(ctx, app, spec.Key); err != nil {
 			return err
 		}
 	}
@@ -88,7 +94,11 @@ func LoadDemo(ctx context.Context, app *App) error {
 			return fmt.Errorf("demo member's starting balance: %w", err)
 		}
 	}
-	return nil
+	// A mobile verified a month ago, so the demo member may redeem; kept once set.
+	if _, err := app.Mobile.Service().SetVerified(ctx, panel, pid, DemoMobile, time.Now().AddDate(0, 0, -30)); err != nil {
+		return fmt.Errorf("demo member's mobile: %w", err)
+	}
+	return loadDemoRedemptions(ctx, app, panel, pid)
 }
 
 // importDemoCampaigns imports the embedded campaigns of one demo panel (idempotent by uuid).

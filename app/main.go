@@ -13,6 +13,14 @@
 //	                                      an operator's manual entry (negative debits)
 //	canvass ledger balance --panel KEY --member EMAIL
 //	canvass ledger reconcile              check every cached balance against its entries
+//	canvass postcodes import --panel KEY FILE.csv
+//	                                      create or update a panel's postcodes by id, all or none
+//	canvass redemptions options apply --panel KEY FILE.yaml
+//	                                      create or update a panel's redemption options by id
+//	canvass redemptions list [--panel KEY] [--status S]   the operators' queue, oldest first
+//	canvass redemptions show ID           a redemption with its whole payout destination
+//	canvass redemptions approve|reject|mark-paid ID --reason TEXT [--operator NAME]
+//	                                      move a redemption on (reject refunds the member)
 package main
 
 import (
@@ -26,6 +34,8 @@ import (
 	"time"
 
 	"github.com/canvass/canvass/migrations"
+	"github.com/canvass/canvass/modules/postcodes"
+	"github.com/canvass/canvass/modules/redemptions"
 	"github.com/gofiber/fiber/v3"
 	"gorm.io/gorm"
 )
@@ -34,7 +44,9 @@ func main() {
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	if err := run(context.Background(), os.Args[1:], log); err != nil {
 		var invalid *invalidCampaignFilesError
-		if errors.As(err, &invalid) {
+		var badPostcodes *postcodes.InvalidError
+		var badOptions *redemptions.InvalidOptionsError
+		if errors.As(err, &invalid) || errors.As(err, &badPostcodes) || errors.As(err, &badOptions) {
 			fmt.Fprintln(os.Stderr, err) // one problem per line, as editors read them
 			os.Exit(1)
 		}
@@ -66,6 +78,22 @@ func run(ctx context.Context, args []string, log *slog.Logger) error {
 			return err
 		}
 		campaignsImport = ci
+	}
+	var postcodesCmd *postcodesImport
+	if cmd == "postcodes" {
+		pi, err := preparePostcodesImport(args)
+		if err != nil {
+			return err
+		}
+		postcodesCmd = pi
+	}
+	var redemptionsCmd *redemptionsCommand
+	if cmd == "redemptions" {
+		rc, err := prepareRedemptionsCommand(args)
+		if err != nil {
+			return err
+		}
+		redemptionsCmd = rc
 	}
 	var ledger *ledgerCommand
 	if cmd == "ledger" {
@@ -122,8 +150,20 @@ func run(ctx context.Context, args []string, log *slog.Logger) error {
 			return err
 		}
 		return ledger.run(ctx, app, os.Stdout)
+	case "postcodes":
+		app, err := NewApp(cfg, db, log, Options{})
+		if err != nil {
+			return err
+		}
+		return postcodesCmd.run(ctx, app, os.Stdout)
+	case "redemptions":
+		app, err := NewApp(cfg, db, log, Options{})
+		if err != nil {
+			return err
+		}
+		return redemptionsCmd.run(ctx, app, os.Stdout)
 	default:
-		return fmt.Errorf("unknown command %q (serve, migrate, demo, tenant apply, campaigns validate, campaigns import, ledger adjust, ledger balance, ledger reconcile)", cmd)
+		return fmt.Errorf("unknown command %q (serve, migrate, demo, tenant apply, campaigns validate, campaigns import, ledger adjust, ledger balance, ledger reconcile, postcodes import, redemptions options apply, redemptions list, redemptions show, redemptions approve, redemptions reject, redemptions mark-paid)", cmd)
 	}
 }
 

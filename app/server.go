@@ -13,7 +13,10 @@ import (
 	"github.com/canvass/canvass/modules/events"
 	"github.com/canvass/canvass/modules/home"
 	"github.com/canvass/canvass/modules/mailer"
+	"github.com/canvass/canvass/modules/mobile"
+	"github.com/canvass/canvass/modules/postcodes"
 	"github.com/canvass/canvass/modules/ratelimit"
+	"github.com/canvass/canvass/modules/redemptions"
 	"github.com/canvass/canvass/modules/tenancy"
 	"github.com/canvass/canvass/modules/wallet"
 	"github.com/canvass/canvass/modules/web"
@@ -34,6 +37,10 @@ type App struct {
 	Events    *events.Module
 	Wallet    *wallet.Module
 	Home      *home.Module
+	Postcodes *postcodes.Module
+	Mobile    *mobile.Module
+	// Redemptions pays balances out (options, payout details, redeem, operators' lifecycle).
+	Redemptions *redemptions.Module
 }
 
 // Options are what a server needs besides the config (tests swap the mail sender).
@@ -74,6 +81,16 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 		Pay: payCompletion(a.Wallet), WelcomeDone: a.Accounts.Service().MarkWelcomeCompleted,
 	})
 	a.Events = events.New(db)
+	a.Postcodes = postcodes.New(postcodes.Deps{DB: db, Log: log, Limiter: limiter})
+	sms, err := mobile.SenderFromURL(cfg.SMSURL, cfg.Production(), log)
+	if err != nil {
+		return nil, err
+	}
+	a.Mobile = mobile.New(mobile.Deps{DB: db, Kit: kit, Log: log, Guard: a.Accounts, Limiter: limiter, Sender: sms})
+	a.Redemptions = redemptions.New(redemptions.Deps{
+		DB: db, Kit: kit, Log: log, Guard: a.Accounts, Ledger: a.Wallet, EligibleToRedeem: a.Mobile.EligibleToRedeem,
+		PanelByID: panelByID(db, a.Tenancy), PayoutKey: kit.Secret(redemptionsPayoutKeyPurpose),
+	})
 	a.Campaigns.AddReports(transactionReports(a.Wallet))
 	a.Home = home.New(kit, a.Accounts, func(ctx context.Context) error {
 		sqlDB, err := db.DB()
@@ -117,6 +134,9 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	a.Campaigns.Routes(f)
 	a.Events.Routes(f)
 	a.Wallet.Routes(f)
+	a.Postcodes.Routes(f)
+	a.Mobile.Routes(f)
+	a.Redemptions.Routes(f)
 	a.Home.SetFeed(a.Campaigns.FeedPage)
 	a.Home.Routes(f)
 	f.Use(a.Home.Fallback)

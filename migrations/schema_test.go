@@ -10,7 +10,10 @@ import (
 	"github.com/canvass/canvass/modules/accounts"
 	"github.com/canvass/canvass/modules/campaigns"
 	"github.com/canvass/canvass/modules/events"
+	"github.com/canvass/canvass/modules/mobile"
+	"github.com/canvass/canvass/modules/postcodes"
 	"github.com/canvass/canvass/modules/ratelimit"
+	"github.com/canvass/canvass/modules/redemptions"
 	"github.com/canvass/canvass/modules/tenancy"
 	"github.com/canvass/canvass/modules/wallet"
 	"github.com/stretchr/testify/assert"
@@ -28,6 +31,9 @@ func allModels() []any {
 	out = append(out, campaigns.Models()...)
 	out = append(out, events.Models()...)
 	out = append(out, wallet.Models()...)
+	out = append(out, postcodes.Models()...)
+	out = append(out, mobile.Models()...)
+	out = append(out, redemptions.Models()...)
 	return out
 }
 
