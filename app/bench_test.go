@@ -68,6 +68,8 @@ func TestPagesStayWithinTheirWeightBudgets(t *testing.T) {
 		{"error", e.client("localhost"), "/error", budgetJSNoIsland},
 		{"feed", member, "/feed", budgetJSNoIsland},
 		{"transactions", member, "/transactions", budgetJSIslands},
+		{"redemptions", member, "/redemptions", budgetJSNoIsland},
+		{"mobile verification", member, "/settings/mobile", budgetJSNoIsland},
 		{"survey", member, "/survey/" + poll, budgetJSSurvey},
 	}
 	for _, p := range pages {

@@ -21,6 +21,11 @@
 //	canvass redemptions show ID           a redemption with its whole payout destination
 //	canvass redemptions approve|reject|mark-paid ID --reason TEXT [--operator NAME]
 //	                                      move a redemption on (reject refunds the member)
+//	canvass competitions list [--panel KEY]  competitions with their entries and draws
+//	canvass competitions show ID          a competition, its draw and winners
+//	canvass competitions draw ID --reason TEXT [--operator NAME] [--early]
+//	                                      draw the winners once and credit their prizes
+//	canvass competitions verify ID        check a draw again from its seed and entrants
 package main
 
 import (
@@ -95,6 +100,14 @@ func run(ctx context.Context, args []string, log *slog.Logger) error {
 		}
 		redemptionsCmd = rc
 	}
+	var competitionsCmd *competitionsCommand
+	if cmd == "competitions" {
+		cc, err := prepareCompetitionsCommand(args)
+		if err != nil {
+			return err
+		}
+		competitionsCmd = cc
+	}
 	var ledger *ledgerCommand
 	if cmd == "ledger" {
 		lc, err := prepareLedgerCommand(args)
@@ -162,8 +175,14 @@ func run(ctx context.Context, args []string, log *slog.Logger) error {
 			return err
 		}
 		return redemptionsCmd.run(ctx, app, os.Stdout)
+	case "competitions":
+		app, err := NewApp(cfg, db, log, Options{})
+		if err != nil {
+			return err
+		}
+		return competitionsCmd.run(ctx, app, os.Stdout)
 	default:
-		return fmt.Errorf("unknown command %q (serve, migrate, demo, tenant apply, campaigns validate, campaigns import, ledger adjust, ledger balance, ledger reconcile, postcodes import, redemptions options apply, redemptions list, redemptions show, redemptions approve, redemptions reject, redemptions mark-paid)", cmd)
+		return fmt.Errorf("unknown command %q (serve, migrate, demo, tenant apply, campaigns validate, campaigns import, ledger adjust, ledger balance, ledger reconcile, postcodes import, redemptions options apply, redemptions list, redemptions show, redemptions approve, redemptions reject, redemptions mark-paid, competitions list, competitions show, competitions draw, competitions verify)", cmd)
 	}
 }
 

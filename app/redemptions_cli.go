@@ -78,17 +78,9 @@ func prepareRedemptionsCommand(args []string) (*redemptionsCommand, error) {
 	fs.IntVar(&rc.limit, "limit", 200, "at most this many redemptions")
 	fs.StringVar(&rc.operator, "operator", os.Getenv("USER"), "who acts")
 	fs.StringVar(&rc.reason, "reason", "", "why (kept with the change)")
-	// Flags may come before or after the positional argument (approve ID --reason ...).
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, fmt.Errorf("%v\n%s", err, redemptionsUsage)
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		positional = append(positional, fs.Arg(0))
-		args = fs.Args()[1:]
+	positional, err := parseInterspersed(fs, args)
+	if err != nil {
+		return nil, fmt.Errorf("%v\n%s", err, redemptionsUsage)
 	}
 	switch rc.action {
 	case "options apply":
@@ -340,4 +332,21 @@ func loadDemoRedemptions(ctx context.Context, app *App, member *web.Panel, parti
 		}
 	}
 	return nil
+}
+
+// parseInterspersed parses fs from args where flags may come before or after the positional
+// arguments (approve ID --reason ...), which the flag package alone stops at; it returns the
+// positional arguments in order.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return positional, nil
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/canvass/canvass/locales"
 	"github.com/canvass/canvass/modules/accounts"
 	"github.com/canvass/canvass/modules/campaigns"
+	"github.com/canvass/canvass/modules/competitions"
 	"github.com/canvass/canvass/modules/events"
 	"github.com/canvass/canvass/modules/home"
 	"github.com/canvass/canvass/modules/mailer"
@@ -41,6 +42,8 @@ type App struct {
 	Mobile    *mobile.Module
 	// Redemptions pays balances out (options, payout details, redeem, operators' lifecycle).
 	Redemptions *redemptions.Module
+	// Competitions keeps members' entries into competition campaigns' prize draws and draws them.
+	Competitions *competitions.Module
 }
 
 // Options are what a server needs besides the config (tests swap the mail sender).
@@ -91,6 +94,11 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 		DB: db, Kit: kit, Log: log, Guard: a.Accounts, Ledger: a.Wallet, EligibleToRedeem: a.Mobile.EligibleToRedeem,
 		PanelByID: panelByID(db, a.Tenancy), PayoutKey: kit.Secret(redemptionsPayoutKeyPurpose),
 	})
+	a.Competitions = competitions.New(competitions.Deps{
+		DB: db, Kit: kit, Log: log, Guard: a.Accounts, Campaigns: a.Campaigns, Ledger: a.Wallet,
+		Panels: allPanels(db, a.Tenancy),
+	})
+	a.Campaigns.SetCompetitionEntries(a.Competitions)
 	a.Campaigns.AddReports(transactionReports(a.Wallet))
 	a.Home = home.New(kit, a.Accounts, func(ctx context.Context) error {
 		sqlDB, err := db.DB()
@@ -137,6 +145,7 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	a.Postcodes.Routes(f)
 	a.Mobile.Routes(f)
 	a.Redemptions.Routes(f)
+	a.Competitions.Routes(f)
 	a.Home.SetFeed(a.Campaigns.FeedPage)
 	a.Home.Routes(f)
 	f.Use(a.Home.Fallback)

@@ -16,6 +16,7 @@ func TestSettingsSaveTheProfileAndLanguage(t *testing.T) {
 		page := c.get("/settings")
 		require.Equal(t, http.StatusOK, page.StatusCode)
 		assert.Contains(t, page.Body, `value="Demo"`)
+		assert.Contains(t, page.Body, `href="/settings/mobile"`, "settings lead to the mobile number")
 
 		res := c.postForm("/settings", url.Values{"firstName": {"Dana"}, "lastName": {"Smith"}, "username": {""}, "languageCode": {"es"}})
 		require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)

@@ -510,16 +510,16 @@ func TestInChromiumAMemberAnswersEveryControlAndIsPaidOnce(t *testing.T) {
 }
 
 // importSurvey imports a campaign into the demo panel and returns its id.
-func (b *browserEnv) importSurvey(t *testing.T, name, reward string, qs []campaigns.Question, edit ...func(*campaigns.Definition)) string {
+func (e *env) importSurvey(t *testing.T, name, reward string, qs []campaigns.Question, edit ...func(*campaigns.Definition)) string {
 	t.Helper()
 	def := &campaigns.Definition{UUID: uuid.NewString(), Type: campaigns.TypeSurvey, DefaultLanguage: "en", Name: campaigns.Text{"en": name},
 		Reward: reward, EstimatedMinutes: 2, Priority: 900, Questions: qs}
 	for _, f := range edit {
 		f(def)
 	}
-	panel, err := b.app.Tenancy.PanelByKey(t.Context(), "demo")
+	panel, err := e.app.Tenancy.PanelByKey(t.Context(), "demo")
 	require.NoError(t, err)
-	_, err = b.app.Campaigns.Import(t.Context(), panel, []*campaigns.Definition{def})
+	_, err = e.app.Campaigns.Import(t.Context(), panel, []*campaigns.Definition{def})
 	require.NoError(t, err)
 	return def.UUID
 }

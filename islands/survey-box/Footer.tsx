@@ -1,6 +1,6 @@
 /** The survey footer: percent complete, the one action (Next, or the outcome's offers), preview tools, links. */
 import { useSignals } from '@preact/signals-react/runtime'
-import { footerLinks, footerOffers, type Offer, type SurveyStore, type T } from './store'
+import { footerLinks, footerOffers, leaveLink, type Offer, type SurveyStore, type T } from './store'
 
 export interface FooterProps {
   s: SurveyStore
@@ -81,12 +81,14 @@ function offer(o: Offer, i: number, { t, submit, widget, embed, leave, close }: 
           {t('embed.close')}
         </button>
       )
-    case 'feed':
+    case 'feed': {
+      const to = leaveLink(leave, t)
       return (
-        <a key={i} className="button" href={leave?.href || '/feed'}>
-          {leave?.label || t('error.default_button')}
+        <a key={i} className="button" href={to.href}>
+          {to.label}
         </a>
       )
+    }
     case 'spacer':
       return <div key={i} className="sb-spacer" style={{ height: '57.5px' }} />
   }

@@ -2,6 +2,7 @@
 import { useSignal, useSignals } from '@preact/signals-react/runtime'
 import { post } from '../lib/api'
 import { toast } from '../lib/toast'
+import { Competition, LeaveLink } from './Competition'
 import type { GoResult } from './contract'
 import { money, outcomeKey, type T } from './store'
 
@@ -12,6 +13,8 @@ export interface ThankYouProps {
   t: T
   /** The rating stored earlier, shown as the member left it (they may change it). */
   stored?: { rating: number; comment: string }
+  /** The way back to the feed, for the competition invitation (whose footer is a spacer). */
+  leave?: { href: string; label: string }
 }
 
 /** "3 stars" from the server's labels (survey.stars.3), else the number. */
@@ -21,7 +24,7 @@ function starLabel(t: T, i: number): string {
   return s === k ? String(i) : s
 }
 
-export function ThankYou({ go, apiBase, lang, t, stored }: ThankYouProps) {
+export function ThankYou({ go, apiBase, lang, t, stored, leave }: ThankYouProps) {
   useSignals()
   const rating = useSignal(stored?.rating ?? 0)
   const comment = useSignal(stored?.comment ?? '')
@@ -51,6 +54,12 @@ export function ThankYou({ go, apiBase, lang, t, stored }: ThankYouProps) {
       </h2>
       {ty?.message ? <p>{ty.message}</p> : null}
       {ty?.payout ? <p className="payout">{t('survey.payout', { Amount: money(ty.payout, ty.currency_code || go.campaign.currency_code, lang) })}</p> : null}
+      {ty?.competition ? (
+        <Competition invitation={ty.competition} apiBase={apiBase} t={t} leave={leave} />
+      ) : ty?.kind === 'competition_invitation' && leave ? (
+        // No invitation to answer (not completed, or no draw): the spacer footer has no way on.
+        <LeaveLink to={leave} />
+      ) : null}
       {saved.value ? (
         <p className="notice" role="status">
           {t('survey.rating_saved')}

@@ -82,6 +82,21 @@ export interface ThankYou {
   is_welcome: boolean
   payout?: string // "0.50", on completed only
   currency_code?: string
+  /** A completed competition campaign's invitation into its prize draw. */
+  competition?: CompetitionInvitation
+}
+
+/** thank_you.competition: the prize draw and the member's decision (null until they choose). */
+export interface CompetitionInvitation {
+  uuid: string
+  prize: string
+  prize_amount?: string
+  currency_code?: string
+  winners: number
+  draw_at?: string
+  terms?: string
+  decision: 'entered' | 'rejected' | null
+  closed: boolean
 }
 
 /** The spec's campaign go result (GET .../go and POST .../question/{qid}). */

@@ -1,6 +1,6 @@
 import { act } from 'react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { ControlProps, GoResult, Question, SurveyBoxProps, ThankYou } from './contract'
+import type { CompetitionInvitation, ControlProps, GoResult, Question, SurveyBoxProps, ThankYou } from './contract'
 
 Object.assign(globalThis, { IS_REACT_ACT_ENVIRONMENT: true })
 
@@ -543,6 +543,95 @@ describe('thank-you', () => {
     await user(() => el.querySelectorAll<HTMLInputElement>('.stars input')[4].click())
     await user(() => button('Send rating')!.click())
     expect(requests()).toEqual([{ key: `POST ${API}/rating`, body: { rating: 5, comment: 'Too long' } }])
+  })
+})
+
+describe('competition invitation', () => {
+  const invitation = (over: Partial<CompetitionInvitation> = {}): CompetitionInvitation => ({
+    uuid: 'x-1',
+    prize: 'A weekend in Lisbon',
+    winners: 1,
+    draw_at: '2026-12-31T12:00:00Z',
+    terms: 'One prize per household.',
+    decision: null,
+    closed: false,
+    ...over,
+  })
+  const invited = (over: Partial<CompetitionInvitation> = {}) =>
+    finished('completed', ty({ kind: 'competition_invitation', title: 'Thanks for your answers!', competition: invitation(over) }))
+  const leave = () => island().querySelector<HTMLAnchorElement>('.competition-invite a.button')
+  const status = () => island().querySelector('.competition-invite [role=status]')?.textContent ?? null
+
+  it('invites to the draw with the prize, date and terms, and the footer is the 57.5px spacer', async () => {
+    const el = await render(props({ go: invited() }))
+    const box = el.querySelector('.competition-invite')!
+    expect(box.querySelector('h3')!.textContent).toBe('Enter the prize draw?')
+    expect(box.textContent).toContain('Prize: A weekend in Lisbon')
+    expect(box.textContent).toContain('Winners are drawn on 2026-12-31.')
+    expect(box.querySelector('details summary')!.textContent).toBe('Terms of the draw')
+    expect(button('Enter the draw')).toBeDefined()
+    expect(button('No thanks')).toBeDefined()
+    expect(leave()).toBeNull()
+    expect(actions()).toEqual([{ tag: 'div', text: '', height: '57.5px' }])
+  })
+
+  it.each<[string, string, string, string]>([
+    ['entering', 'Enter the draw', `POST ${API}/enter-competition/x-1`, "You're in the draw. Good luck!"],
+    ['declining', 'No thanks', `POST ${API}/reject-competition`, "You're not in the draw."],
+  ])('after %s says so and shows the way back to the feed', async (_, text, key, said) => {
+    reply(key, () => json({ competition_uuid: 'x-1' }))
+    await render(props({ go: invited(), leave: { href: '/onboarding', label: 'Continue' } }))
+    await user(() => button(text)!.click())
+    expect(requests().map((r) => r.key)).toEqual([key])
+    expect(status()).toBe(said)
+    expect(leave()!.getAttribute('href')).toBe('/onboarding')
+    expect(leave()!.textContent).toBe('Continue')
+  })
+
+  it('lets a member who declined enter after all, once, even on a double click', async () => {
+    reply(`POST ${API}/enter-competition/x-1`, () => json({ decision: 'entered' }))
+    await render(props({ go: invited({ decision: 'rejected' }) }))
+    expect(button('No thanks')).toBeUndefined()
+    const enter = button('Enter the draw after all')!
+    await user(() => {
+      enter.click()
+      enter.click()
+    })
+    expect(requests().map((r) => r.key)).toEqual([`POST ${API}/enter-competition/x-1`])
+    expect(status()).toBe("You're in the draw. Good luck!")
+    expect(button('Enter the draw after all')).toBeUndefined()
+  })
+
+  it('shows a refusal and keeps the choice open', async () => {
+    reply(`POST ${API}/enter-competition/x-1`, () => json({ message: 'This prize draw has closed.', code: 'competition_closed' }, 409))
+    await render(props({ go: invited() }))
+    await user(() => button('Enter the draw')!.click())
+    expect(toasts()).toContain('This prize draw has closed.')
+    expect(button('Enter the draw')).toBeDefined()
+    expect(status()).toBeNull()
+  })
+
+  it.each<[string, Partial<CompetitionInvitation>, string]>([
+    ['entered', { decision: 'entered' }, "You're in the draw. Good luck!"],
+    ['closed', { closed: true }, 'This draw has closed.'],
+  ])('opened %s offers no choice, only the way back', async (_, over, said) => {
+    await render(props({ go: invited(over) }))
+    expect(button('Enter the draw')).toBeUndefined()
+    expect(status()).toBe(said)
+    expect(leave()!.getAttribute('href')).toBe('/feed')
+  })
+
+  it('framed by another site, leaves the way on to the embedding page', async () => {
+    reply(`POST ${API}/reject-competition`, () => json({}))
+    await render(props({ go: invited(), embed: true }))
+    await user(() => button('No thanks')!.click())
+    expect(leave()).toBeNull()
+  })
+
+  it('without an invitation to answer still shows the way back above the spacer', async () => {
+    const el = await render(props({ go: finished('completed', ty({ kind: 'competition_invitation' })) }))
+    expect(el.querySelector('.competition-invite')).toBeNull()
+    expect(el.querySelector<HTMLAnchorElement>('.thank-you a.button')!.getAttribute('href')).toBe('/feed')
   })
 })
 

@@ -145,7 +145,7 @@ function SurveyBox({ s, p, t, submit, load, back, close }: ViewProps & { close()
         </div>
       </header>
       {terminal ? (
-        <ThankYou go={go} apiBase={p.apiBase} lang={p.lang} t={t} stored={p.rating} />
+        <ThankYou go={go} apiBase={p.apiBase} lang={p.lang} t={t} stored={p.rating} leave={p.embed ? undefined : S.leaveLink(p.leave, t)} />
       ) : go.question ? (
         <Question s={s} t={t} load={load} previewMode={p.previewMode} instanceKey={p.instanceKey} />
       ) : go.action?.type === 'dobblk' && p.blocked ? (

@@ -89,6 +89,16 @@ export const EN: Record<string, string> = {
   'survey.outcome_disqualified': 'Thanks for your time',
   'survey.outcome_expired': 'This survey has closed',
   'survey.outcome_other': 'This survey has ended',
+  'survey.competition_title': 'Enter the prize draw?',
+  'survey.competition_prize': 'Prize: {Prize}',
+  'survey.competition_draw': 'Winners are drawn on {Date}.',
+  'survey.competition_terms': 'Terms of the draw',
+  'survey.competition_enter': 'Enter the draw',
+  'survey.competition_reject': 'No thanks',
+  'survey.competition_entered': "You're in the draw. Good luck!",
+  'survey.competition_rejected': "You're not in the draw.",
+  'survey.competition_change': 'Enter the draw after all',
+  'survey.competition_closed': 'This draw has closed.',
 }
 
 export type Vars = Record<string, string | number>
@@ -177,4 +187,9 @@ export function money(amount: string, currency: string | undefined, lang: string
     }
   }
   return amount
+}
+
+/** 'Take me back to my feed': the server's choice of address and label (SurveyBoxProps.leave), else the feed. */
+export function leaveLink(leave: { href: string; label: string } | undefined, t: T): { href: string; label: string } {
+  return { href: leave?.href || '/feed', label: leave?.label || t('error.default_button') }
 }

@@ -43,6 +43,8 @@ type GoResult struct {
 	Answer   any       // the member's stored answer to Question, if any
 	Answered int
 	Action   string // "dobblk" asks the client to go to the homepage
+	// Competition is the member's decision on a completed competition's invitation.
+	Competition *CompetitionState
 }
 
 // ActionDOBBlock is the go result's action (spec: dobblk) for a member the campaign's
@@ -109,7 +111,7 @@ func (m *Module) Go(ctx context.Context, panel *web.Panel, who Audience, id stri
 		if !IsTerminal(res.Status) {
 			res.Question, res.Answer, res.Action = nil, nil, ActionDOBBlock
 		}
-		return res, nil
+		return m.withCompetition(ctx, panel, who, res)
 	}
 	res := &GoResult{Campaign: d.Campaign, Lang: who.Language}
 	err = m.inTx(ctx, func(tx *gorm.DB) error {
@@ -122,7 +124,7 @@ func (m *Module) Go(ctx context.Context, panel *web.Panel, who Audience, id stri
 	if err != nil {
 		return nil, err
 	}
-	return res, nil
+	return m.withCompetition(ctx, panel, who, res)
 }
 
 // Answer records the member's answer to the current question (body {"answer": VALUE}) and
@@ -257,7 +259,7 @@ func (m *Module) Answer(ctx context.Context, panel *web.Panel, who Audience, id,
 			return nil, err
 		}
 	}
-	return res, nil
+	return m.withCompetition(ctx, panel, who, res)
 }
 
 // route applies the answered question's routing rules: the first rule whose conditions hold
@@ -473,18 +475,10 @@ func sameJSON(a, b string) bool {
 }
 
 // errConflict is a lost race that a new attempt resolves.
-var errConflict = errors.New("concurrent update")
+var errConflict = migrations.ErrConflict
 
-// inTx runs fn in a transaction, again (bounded) when it lost a race to another request of
-// the same member.
+// inTx runs fn in a transaction, again when it lost a race to another request of the same
+// member (migrations.InTx).
 func (m *Module) inTx(ctx context.Context, fn func(tx *gorm.DB) error) error {
-	var err error
-	for attempt := 1; attempt <= 5; attempt++ {
-		err = m.db.WithContext(ctx).Transaction(fn)
-		if err == nil || !(errors.Is(err, errConflict) || errors.Is(err, gorm.ErrDuplicatedKey)) || ctx.Err() != nil {
-			return err
-		}
-		time.Sleep(time.Duration(attempt*attempt) * 5 * time.Millisecond)
-	}
-	return err
+	return migrations.InTx(ctx, m.db, fn)
 }

@@ -56,6 +56,8 @@ type thankYouJSON struct {
 	IsWelcome                 bool   `json:"is_welcome"`
 	Payout                    string `json:"payout,omitempty"` // paid on completed only
 	CurrencyCode              string `json:"currency_code,omitempty"`
+	// Competition invites a member who completed a competition campaign into its draw.
+	Competition *thankYouCompetitionJSON `json:"competition,omitempty"`
 }
 
 // optionJSON is an answer option, row, column or scale point in the member's language.
@@ -165,6 +167,7 @@ func toGoJSON(r *GoResult) goJSON {
 		if r.Status == StatusCompleted && c.RewardMinor > 0 {
 			t.Payout, t.CurrencyCode = web.MoneyString(c.RewardMinor, c.CurrencyCode), c.CurrencyCode
 		}
+		t.Competition = toThankYouCompetition(r)
 		out.ThankYou = t
 	}
 	return out

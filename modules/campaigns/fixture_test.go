@@ -12,8 +12,8 @@ import (
 
 	"github.com/canvass/canvass/locales"
 	"github.com/canvass/canvass/migrations/dbtest"
+	"github.com/canvass/canvass/migrations/dbtest/seed"
 	"github.com/canvass/canvass/modules/accounts"
-	"github.com/canvass/canvass/modules/tenancy"
 	"github.com/canvass/canvass/modules/wallet"
 	"github.com/canvass/canvass/modules/web"
 	"github.com/google/uuid"
@@ -60,28 +60,17 @@ func eachFixture(t *testing.T, fn func(t *testing.T, f *fixture)) {
 }
 
 func (f *fixture) panel(key, currency string, langs ...string) *web.Panel {
-	var spec tenancy.PanelSpec
-	spec.Instance.Code, spec.Key, spec.Name, spec.CurrencyCode = key, key, "Panel "+key, currency
-	spec.Hosts, spec.Languages = []string{key + ".example.com"}, langs
-	ts := tenancy.NewStore(f.db)
-	_, err := ts.Apply(f.ctx, spec)
-	require.NoError(f.t, err)
-	p, _, err := tenancy.NewResolver(ts).ByKey(f.ctx, key)
-	require.NoError(f.t, err)
-	return p
+	return seed.Panel(f.t, f.db, key, currency, langs...)
 }
 
 // member creates a participant of a panel and describes them in lang. By default their
 // welcome campaign is done; pass welcomeDone=false for a newcomer.
 func (f *fixture) member(panel *web.Panel, lang string, welcomeDone bool, metadata map[string]any) Audience {
-	id := uuid.NewString()
 	md := accounts.Metadata{"welcomeCampaignCompleted": welcomeDone}
 	for k, v := range metadata {
 		md[k] = v
 	}
-	ah := &accounts.AccountHolder{ID: uuid.NewString(), PanelID: panel.ID, Email: id + "@example.com", EmailNormalized: id + "@example.com", Status: accounts.StatusActive, LanguageCode: lang, CreatedAt: f.clock, UpdatedAt: f.clock}
-	p := &accounts.Participant{ID: id, AccountHolderID: ah.ID, PanelID: panel.ID, Metadata: md, CreatedAt: f.clock}
-	require.NoError(f.t, accounts.NewStore(f.db).CreateMember(f.ctx, ah, p))
+	id := seed.Member(f.t, f.db, panel, lang, md, f.clock)
 	return AudienceOf(&web.Member{ParticipantID: id, LanguageCode: lang, Metadata: md}, lang)
 }
 

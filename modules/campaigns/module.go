@@ -114,6 +114,7 @@ func (m *Module) Routes(r fiber.Router) {
 		r.Post(s.prefix+"/:campaignUuid/start", access, m.startSubmit)
 		r.Post(s.prefix+"/:campaignUuid/answer", access, m.answerSubmit)
 		r.Post(s.prefix+"/:campaignUuid/rating", access, m.ratingSubmit)
+		r.Post(s.prefix+"/:campaignUuid/competition", access, m.competitionSubmit)
 	}
 
 	// Feed page actions (forms without JavaScript, htmx swaps with it).

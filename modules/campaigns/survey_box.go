@@ -114,6 +114,16 @@ func (m *Module) outcomeView(c fiber.Ctx, r *GoResult, lang, fallback string) *v
 	if o.ContinueURL == "" {
 		o.ContinueURL = ty.RedirectURL
 	}
+	o.Invitation = r.Campaign.Definition.ThankYou.Kind == ThankYouCompetitionInvitation
+	if comp := toThankYouCompetition(r); comp != nil {
+		o.Competition = &view.CompetitionView{ID: comp.UUID, Prize: comp.Prize, Terms: comp.Terms, Closed: comp.Closed}
+		if comp.DrawAt != nil {
+			o.Competition.DrawDate = comp.DrawAt.UTC().Format("2006-01-02")
+		}
+		if comp.Decision != nil {
+			o.Competition.Decision = *comp.Decision
+		}
+	}
 	if rating, err := m.RatingOf(c.Context(), web.PanelOf(c), audience(c), r.Campaign.ID); err == nil {
 		if rating.Rating != nil {
 			o.Rating = *rating.Rating
@@ -449,7 +459,9 @@ var surveyLabelKeys = []string{
 	"survey.least", "survey.postcode", "survey.watched", "survey.move_up", "survey.move_down", "survey.keep_order",
 	"survey.per_day", "survey.per_week", "survey.per_month", "survey.per_year", "survey.amount", "survey.how_often",
 	"survey.characters_left", "survey.decrease", "survey.increase", "survey.like", "survey.dislike", "common.loading",
-	"survey.rank", "survey.period",
+	"survey.rank", "survey.period", "survey.competition_title", "survey.competition_prize", "survey.competition_draw",
+	"survey.competition_terms", "survey.competition_enter", "survey.competition_reject", "survey.competition_entered",
+	"survey.competition_rejected", "survey.competition_change", "survey.competition_closed",
 }
 
 // islandProps are the survey-box island's props (SurveyBoxProps in

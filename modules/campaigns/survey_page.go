@@ -26,6 +26,9 @@ func (m *Module) surveyPage(c fiber.Ctx) error {
 	}
 	m.storeReturn(c)
 	r, err := m.Peek(c.Context(), d, who)
+	if err == nil {
+		r, err = m.withCompetition(c.Context(), panel, who, r)
+	}
 	if err != nil {
 		return err
 	}

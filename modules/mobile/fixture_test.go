@@ -11,13 +11,11 @@ import (
 
 	"github.com/canvass/canvass/locales"
 	"github.com/canvass/canvass/migrations/dbtest"
-	"github.com/canvass/canvass/modules/accounts"
+	"github.com/canvass/canvass/migrations/dbtest/seed"
 	"github.com/canvass/canvass/modules/mobile/smstest"
 	"github.com/canvass/canvass/modules/ratelimit"
-	"github.com/canvass/canvass/modules/tenancy"
 	"github.com/canvass/canvass/modules/web"
 	"github.com/gofiber/fiber/v3"
-	"github.com/google/uuid"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gorm.io/gorm"
@@ -69,25 +67,12 @@ func (testGuard) Private() fiber.Handler       { return func(c fiber.Ctx) error 
 func (testGuard) RequireMember() fiber.Handler { return func(c fiber.Ctx) error { return c.Next() } }
 
 func (f *fixture) panel(key, currency string) *web.Panel {
-	var spec tenancy.PanelSpec
-	spec.Instance.Code, spec.Key, spec.Name, spec.CurrencyCode = key, key, "Panel "+key, currency
-	spec.Hosts, spec.Languages = []string{key + ".example.com"}, []string{"en", "es"}
-	ts := tenancy.NewStore(f.db)
-	_, err := ts.Apply(f.ctx, spec)
-	require.NoError(f.t, err)
-	p, _, err := tenancy.NewResolver(ts).ByKey(f.ctx, key)
-	require.NoError(f.t, err)
-	return p
+	return seed.Panel(f.t, f.db, key, currency, "en", "es")
 }
 
 // member creates a participant of a panel and returns their participant id.
 func (f *fixture) member(panel *web.Panel) string {
-	f.t.Helper()
-	id := uuid.NewString()
-	ah := &accounts.AccountHolder{ID: uuid.NewString(), PanelID: panel.ID, Email: id + "@example.com", EmailNormalized: id + "@example.com", Status: accounts.StatusActive, LanguageCode: "en", CreatedAt: f.clock, UpdatedAt: f.clock}
-	p := &accounts.Participant{ID: id, AccountHolderID: ah.ID, PanelID: panel.ID, Metadata: accounts.Metadata{}, CreatedAt: f.clock}
-	require.NoError(f.t, accounts.NewStore(f.db).CreateMember(f.ctx, ah, p))
-	return id
+	return seed.Member(f.t, f.db, panel, "en", nil, f.clock)
 }
 
 // send texts a code to a number for a member and returns the code the fake received.

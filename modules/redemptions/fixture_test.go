@@ -14,8 +14,8 @@ import (
 
 	"github.com/canvass/canvass/locales"
 	"github.com/canvass/canvass/migrations/dbtest"
+	"github.com/canvass/canvass/migrations/dbtest/seed"
 	"github.com/canvass/canvass/modules/accounts"
-	"github.com/canvass/canvass/modules/tenancy"
 	"github.com/canvass/canvass/modules/wallet"
 	"github.com/canvass/canvass/modules/web"
 	"github.com/google/uuid"
@@ -89,26 +89,14 @@ func newFixture(t testing.TB, db *gorm.DB) *fixture {
 }
 
 func (f *fixture) panel(key, currency string, langs ...string) *web.Panel {
-	var spec tenancy.PanelSpec
-	spec.Instance.Code, spec.Key, spec.Name, spec.CurrencyCode = key, key, "Panel "+key, currency
-	spec.Hosts, spec.Languages = []string{key + ".example.com"}, langs
-	ts := tenancy.NewStore(f.db)
-	_, err := ts.Apply(f.ctx, spec)
-	require.NoError(f.t, err)
-	p, _, err := tenancy.NewResolver(ts).ByKey(f.ctx, key)
-	require.NoError(f.t, err)
+	p := seed.Panel(f.t, f.db, key, currency, langs...)
 	f.panels[p.ID] = p
 	return p
 }
 
 // member creates a participant of a panel and returns their participant id.
 func (f *fixture) member(panel *web.Panel) string {
-	f.t.Helper()
-	id := uuid.NewString()
-	ah := &accounts.AccountHolder{ID: uuid.NewString(), PanelID: panel.ID, Email: id + "@example.com", EmailNormalized: id + "@example.com", Status: accounts.StatusActive, LanguageCode: "en", CreatedAt: f.clock, UpdatedAt: f.clock}
-	p := &accounts.Participant{ID: id, AccountHolderID: ah.ID, PanelID: panel.ID, Metadata: accounts.Metadata{}, CreatedAt: f.clock}
-	require.NoError(f.t, accounts.NewStore(f.db).CreateMember(f.ctx, ah, p))
-	return id
+	return seed.Member(f.t, f.db, panel, "en", nil, f.clock)
 }
 
 // fund pays a member amount as a campaign completion would.

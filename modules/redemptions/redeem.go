@@ -5,17 +5,16 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/canvass/canvass/migrations"
 	"github.com/canvass/canvass/modules/wallet"
 	"github.com/canvass/canvass/modules/web"
 	"github.com/gofiber/fiber/v3"
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5/pgconn"
 	"gorm.io/gorm"
 )
 
@@ -309,33 +308,9 @@ func newEvent(redemptionID string, from, to Status, operator, reason string, at 
 }
 
 // errConflict is a lost race that a new attempt resolves.
-var errConflict = errors.New("concurrent update")
+var errConflict = migrations.ErrConflict
 
-// maxAttempts bounds the retries of a transaction that lost a race.
-const maxAttempts = 6
-
-// inTx runs fn in a transaction, again (bounded) when it lost a race: a duplicate key another
-// request wrote first, a serialization failure or deadlock, a busy SQLite.
+// inTx runs fn in a transaction, again when it lost a race (migrations.InTx).
 func (m *Module) inTx(ctx context.Context, fn func(tx *gorm.DB) error) error {
-	var err error
-	for attempt := 1; attempt <= maxAttempts; attempt++ {
-		err = m.store.db.WithContext(ctx).Transaction(fn)
-		if err == nil || !retryable(err) || ctx.Err() != nil {
-			return err
-		}
-		time.Sleep(time.Duration(attempt*attempt) * 5 * time.Millisecond)
-	}
-	return fmt.Errorf("after %d attempts: %w", maxAttempts, err)
-}
-
-func retryable(err error) bool {
-	if errors.Is(err, errConflict) || errors.Is(err, gorm.ErrDuplicatedKey) {
-		return true
-	}
-	var pg *pgconn.PgError
-	if errors.As(err, &pg) {
-		return pg.Code == "40001" || pg.Code == "40P01" || pg.Code == "23505"
-	}
-	msg := err.Error()
-	return strings.Contains(msg, "database is locked") || strings.Contains(msg, "SQLITE_BUSY")
+	return migrations.InTx(ctx, m.store.db, fn)
 }

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/canvass/canvass/migrations/dbtest"
+	"github.com/canvass/canvass/migrations/dbtest/seed"
 	"github.com/canvass/canvass/modules/accounts"
-	"github.com/canvass/canvass/modules/tenancy"
 	"github.com/canvass/canvass/modules/web"
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/assert"
@@ -49,24 +49,12 @@ func newFixture(t testing.TB, db *gorm.DB) *fixture {
 }
 
 func (f *fixture) panel(key, currency string, langs ...string) *web.Panel {
-	var spec tenancy.PanelSpec
-	spec.Instance.Code, spec.Key, spec.Name, spec.CurrencyCode = key, key, "Panel "+key, currency
-	spec.Hosts, spec.Languages = []string{key + ".example.com"}, langs
-	ts := tenancy.NewStore(f.db)
-	_, err := ts.Apply(f.ctx, spec)
-	require.NoError(f.t, err)
-	p, _, err := tenancy.NewResolver(ts).ByKey(f.ctx, key)
-	require.NoError(f.t, err)
-	return p
+	return seed.Panel(f.t, f.db, key, currency, langs...)
 }
 
 // member creates a participant of a panel and returns their participant id.
 func (f *fixture) member(panel *web.Panel) string {
-	id := uuid.NewString()
-	ah := &accounts.AccountHolder{ID: uuid.NewString(), PanelID: panel.ID, Email: id + "@example.com", EmailNormalized: id + "@example.com", Status: accounts.StatusActive, LanguageCode: "en", CreatedAt: f.clock, UpdatedAt: f.clock}
-	p := &accounts.Participant{ID: id, AccountHolderID: ah.ID, PanelID: panel.ID, Metadata: accounts.Metadata{}, CreatedAt: f.clock}
-	require.NoError(f.t, accounts.NewStore(f.db).CreateMember(f.ctx, ah, p))
-	return id
+	return seed.Member(f.t, f.db, panel, "en", nil, f.clock)
 }
 
 // key is a fresh natural key with a prefix ("campaign", "redeem").
@@ -82,6 +70,11 @@ func earning(panel *web.Panel, pid string, amount int64, key string) Movement {
 // redemption is a member's redemption of amount.
 func redemption(panel *web.Panel, pid string, amount int64, key string) Movement {
 	return Movement{Panel: panel, ParticipantID: pid, Amount: amount, Currency: panel.CurrencyCode, Origin: OriginRedeem, Key: key, RedemptionID: uuid.NewString(), Title: "Gift card"}
+}
+
+// entered is a member's entry into a competition: history without money.
+func entered(panel *web.Panel, pid, key string) Movement {
+	return Movement{Panel: panel, ParticipantID: pid, Currency: panel.CurrencyCode, Origin: OriginCampaign, Key: key, CampaignID: uuid.NewString(), Competition: true, Title: "Entered the draw"}
 }
 
 // credit pays a member amount for a new campaign and returns the entry.

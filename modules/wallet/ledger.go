@@ -10,7 +10,6 @@ import (
 	"github.com/canvass/canvass/migrations"
 	"github.com/canvass/canvass/modules/web"
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5/pgconn"
 	"gorm.io/gorm"
 )
 
@@ -44,9 +43,6 @@ var (
 	ErrOrigin            = errors.New("unknown origin")
 )
 
-// maxAttempts bounds the retries of a movement that lost a serialization race.
-const maxAttempts = 5
-
 // Credit adds mv.Amount to the member's balance in its own transaction. created is false
 // when an entry with mv.Key already existed; that entry is returned and nothing moves.
 func (m *Module) Credit(ctx context.Context, mv Movement) (entry *Entry, created bool, err error) {
@@ -75,11 +71,30 @@ func (m *Module) CreditTx(tx *gorm.DB, mv Movement) (*Entry, bool, error) { retu
 // debits in one transaction).
 func (m *Module) DebitTx(tx *gorm.DB, mv Movement) (*Entry, bool, error) { return m.move(tx, mv, -1) }
 
-func (mv Movement) check() error {
+// Record writes an entry that moves no money, in its own transaction: see RecordTx.
+func (m *Module) Record(ctx context.Context, mv Movement) (entry *Entry, created bool, err error) {
+	err = m.inTx(ctx, func(tx *gorm.DB) error {
+		entry, created, err = m.RecordTx(tx, mv)
+		return err
+	})
+	return entry, created, err
+}
+
+// RecordTx writes an entry of amount zero inside the caller's transaction: a competition
+// entered, or a prize that is not money, belongs in the member's history (transactions with
+// competitions=yes) without touching the balance. mv.Amount must be 0 and mv.Competition set.
+func (m *Module) RecordTx(tx *gorm.DB, mv Movement) (*Entry, bool, error) {
+	if !mv.Competition {
+		return nil, false, fmt.Errorf("record %q: only competition entries move no money: %w", mv.Key, ErrAmount)
+	}
+	return m.move(tx, mv, 0)
+}
+
+func (mv Movement) check(sign int64) error {
 	switch {
 	case mv.Panel == nil || mv.ParticipantID == "":
 		return fmt.Errorf("movement without a panel or member")
-	case mv.Amount <= 0:
+	case sign == 0 && mv.Amount != 0, sign != 0 && mv.Amount <= 0:
 		return ErrAmount
 	case !strings.EqualFold(mv.Currency, mv.Panel.CurrencyCode):
 		return fmt.Errorf("%s for a %s panel: %w", mv.Currency, mv.Panel.CurrencyCode, ErrCurrency)
@@ -92,7 +107,7 @@ func (mv Movement) check() error {
 // move writes one entry: lock the wallet row, check the key, the currency and the balance,
 // then update the wallet, append the entry and count it in its month.
 func (m *Module) move(tx *gorm.DB, mv Movement, sign int64) (*Entry, bool, error) {
-	if err := mv.check(); err != nil {
+	if err := mv.check(sign); err != nil {
 		return nil, false, err
 	}
 	now := m.now().UTC().Truncate(time.Microsecond)
@@ -159,7 +174,7 @@ func (m *Module) move(tx *gorm.DB, mv Movement, sign int64) (*Entry, bool, error
 		return nil, false, fmt.Errorf("append ledger entry: %w", err)
 	}
 	credited, debited, redemptions, competitions := e.AmountMinor, int64(0), 0, 0
-	if sign < 0 {
+	if sign <= 0 {
 		credited, debited = 0, mv.Amount
 	}
 	if mv.Origin == OriginRedeem {
@@ -201,33 +216,11 @@ func lockWallet(tx *gorm.DB, participantID string) (*Wallet, error) {
 }
 
 // errConflict is a lost race that a new attempt resolves.
-var errConflict = errors.New("concurrent update")
+var errConflict = migrations.ErrConflict
 
-// inTx runs fn in a transaction, again (bounded) when it lost a serialization race.
+// inTx runs fn in a transaction, again when it lost a serialization race (migrations.InTx).
 func (m *Module) inTx(ctx context.Context, fn func(tx *gorm.DB) error) error {
-	var err error
-	for attempt := 1; attempt <= maxAttempts; attempt++ {
-		err = m.db.WithContext(ctx).Transaction(fn)
-		if err == nil || !retryable(err) || ctx.Err() != nil {
-			return err
-		}
-		time.Sleep(time.Duration(attempt*attempt) * 5 * time.Millisecond)
-	}
-	return fmt.Errorf("after %d attempts: %w", maxAttempts, err)
-}
-
-// retryable tells a lost race (serialization failure, deadlock, busy SQLite, a duplicate key
-// another transaction wrote first) from a real failure.
-func retryable(err error) bool {
-	if errors.Is(err, errConflict) || errors.Is(err, gorm.ErrDuplicatedKey) {
-		return true
-	}
-	var pg *pgconn.PgError
-	if errors.As(err, &pg) {
-		return pg.Code == "40001" || pg.Code == "40P01" || pg.Code == "23505"
-	}
-	msg := err.Error()
-	return strings.Contains(msg, "database is locked") || strings.Contains(msg, "SQLITE_BUSY")
+	return migrations.InTx(ctx, m.db, fn)
 }
 
 func optional(s string) *string {

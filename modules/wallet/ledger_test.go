@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/canvass/canvass/modules/web"
+	"github.com/google/uuid"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gorm.io/gorm"
@@ -76,6 +77,47 @@ func TestACreditWithTheSameKeyIsWrittenOnceAndReturnsTheFirstEntry(t *testing.T)
 		_, created, err = f.m.Credit(f.ctx, mv)
 		require.NoError(t, err)
 		assert.True(t, created, "keys are per member")
+	})
+}
+
+func TestARecordIsInTheHistoryAndTheCompetitionsFilterWithoutMovingTheBalance(t *testing.T) {
+	eachFixture(t, func(t *testing.T, f *fixture) {
+		pid := f.member(f.acme)
+		f.credit(f.acme, pid, 500)
+		mv := entered(f.acme, pid, "competition-entry:draw")
+		first, created, err := f.m.Record(f.ctx, mv)
+		require.NoError(t, err)
+		require.True(t, created)
+		assert.Equal(t, int64(0), first.AmountMinor)
+		assert.Equal(t, int64(500), first.BalanceAfter)
+		assert.True(t, first.Competition)
+
+		again, created, err := f.m.Record(f.ctx, mv)
+		require.NoError(t, err)
+		assert.False(t, created, "the same key records once")
+		assert.Equal(t, first.ID, again.ID)
+		assert.Equal(t, int64(500), f.balance(f.acme, pid))
+		assert.Equal(t, int64(2), f.count(pid))
+		f.reconciled(pid)
+
+		// The database holds the rule too: only a competition's entry may be of zero.
+		zero := func(competition bool) (inserted error) {
+			_ = f.db.Transaction(func(tx *gorm.DB) error {
+				inserted = tx.Exec(`INSERT INTO ledger_entries (id, participant_id, seq, panel_id, amount_minor, currency_code, balance_after, origin, competition, created_at)
+					VALUES (?, ?, 99, ?, 0, 'USD', 500, 'campaign', ?, ?)`, uuid.NewString(), pid, f.acme.ID, competition, f.clock).Error
+				return errors.New("leave nothing behind")
+			})
+			return inserted
+		}
+		require.Error(t, zero(false), "a zero entry that is not a competition's breaks the CHECK")
+		require.NoError(t, zero(true), "a competition's zero entry passes the CHECK")
+
+		listed, _, err := f.m.Transactions(f.ctx, pid, Query{Filter: FilterCompetitions})
+		require.NoError(t, err)
+		assert.Equal(t, []string{first.ID}, ids(listed), "competitions=yes lists the entry and nothing else")
+		months, err := f.m.Months(f.ctx, pid, FilterCompetitions, time.Time{}, time.Time{})
+		require.NoError(t, err)
+		require.Len(t, months, 1)
 	})
 }
 
@@ -191,6 +233,20 @@ func TestRefusalsAreClearAndWriteNothing(t *testing.T) {
 			return err
 		}
 	}
+	record := func(edit func(*Movement)) func(f *fixture, pid string) error {
+		return func(f *fixture, pid string) error {
+			mv := entered(f.acme, pid, f.key("competition-entry"))
+			edit(&mv)
+			e, created, err := f.m.Record(f.ctx, mv)
+			if err == nil {
+				return errors.New("accepted")
+			}
+			if e != nil || created {
+				return errors.New("refused but returned an entry")
+			}
+			return err
+		}
+	}
 	acme := func(f *fixture) *web.Panel { return f.acme }
 	nippon := func(f *fixture) *web.Panel { return f.nippon }
 
@@ -212,6 +268,9 @@ func TestRefusalsAreClearAndWriteNothing(t *testing.T) {
 		{name: "an unknown origin", do: move(true, func(mv *Movement) { mv.Origin = "bonus" }), want: ErrOrigin},
 		{name: "no origin", do: move(false, func(mv *Movement) { mv.Origin = "" }), want: ErrOrigin},
 		{name: "a debit larger than the balance", do: move(false, func(mv *Movement) { mv.Amount = 1_000_001 }), want: ErrInsufficientFunds},
+		{name: "a record that moves money", do: record(func(mv *Movement) { mv.Amount = 100 }), want: ErrAmount},
+		{name: "a record that takes money", do: record(func(mv *Movement) { mv.Amount = -100 }), want: ErrAmount},
+		{name: "a record that is not of a competition", do: record(func(mv *Movement) { mv.Competition = false }), want: ErrAmount},
 		{name: "an adjustment larger than the balance", do: adjust(acme, "-10000.01", "claw back"), want: ErrInsufficientFunds},
 	}
 	eachFixture(t, func(t *testing.T, f *fixture) {

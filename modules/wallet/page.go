@@ -308,9 +308,12 @@ func (m *Module) row(c fiber.Ctx, e Entry) view.Row {
 	if e.Origin == OriginManual {
 		r.Detail = e.Reason
 	}
-	if e.AmountMinor > 0 {
+	switch {
+	case e.AmountMinor > 0:
 		r.Amount = "+" + web.FormatMoney(e.AmountMinor, e.CurrencyCode, lang)
-	} else {
+	case e.AmountMinor == 0: // a competition entered: history, not money
+		r.Amount = web.FormatMoney(0, e.CurrencyCode, lang)
+	default:
 		r.Amount = "\u2212" + web.FormatMoney(-e.AmountMinor, e.CurrencyCode, lang)
 	}
 	return r

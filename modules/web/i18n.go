@@ -162,7 +162,7 @@ func (l *Locales) All(lang string) map[string]string {
 
 // clientPlaceholders are the template fields messages use; ClientTemplate leaves each as
 // {Name} for scripts to fill.
-var clientPlaceholders = []string{"Amount", "Balance", "Count", "Date", "Max", "Min", "Page", "Percent", "Step"}
+var clientPlaceholders = []string{"Amount", "Balance", "Count", "Date", "Max", "Min", "Page", "Percent", "Prize", "Step"}
 
 // ClientTemplate is a message for a script: its placeholders stay as {Name} (islands fill
 // them with lib/i18n's t()).

@@ -154,7 +154,7 @@ func (k *Kit) Page(c fiber.Ctx) *views.Page {
 	}
 	if f := c.Cookies(flashCookie); f != "" {
 		kind, id, _ := strings.Cut(f, "|")
-		if strings.HasPrefix(id, "flash.") && (kind == "success" || kind == "info" || kind == "error") {
+		if flashable(kind, id) {
 			p.Flash = append(p.Flash, views.Flash{Type: kind, Message: p.Translate(id, nil, nil)})
 		}
 		k.ClearCookie(c, flashCookie)
@@ -189,8 +189,21 @@ func (k *Kit) RenderPage(c fiber.Ctx, page *views.Page, status int, comp templ.C
 
 const flashCookie = "flash"
 
+// flashable tells whether a flash cookie names a message the app may show: the cookie comes
+// back from the browser, so only catalogue ids are taken (never text), "flash.*" of any kind
+// and, for a refusal redirected back to its form, an "error.*" id.
+func flashable(kind, id string) bool {
+	switch kind {
+	case "success", "info":
+		return strings.HasPrefix(id, "flash.")
+	case "error":
+		return strings.HasPrefix(id, "flash.") || strings.HasPrefix(id, "error.")
+	}
+	return false
+}
+
 // FlashNext shows a toast on the next page this browser renders (after a redirect).
-// id must be a message id starting with "flash.".
+// id is a message id: "flash.*", or "error.*" with kind "error".
 func (k *Kit) FlashNext(c fiber.Ctx, kind, id string) {
 	k.SetCookie(c, &fiber.Cookie{Name: flashCookie, Value: kind + "|" + id, MaxAge: 60})
 }

@@ -1,0 +1,280 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/canvass/canvass/modules/campaigns"
+	"github.com/canvass/canvass/modules/competitions"
+	"github.com/canvass/canvass/modules/tenancy"
+	"github.com/canvass/canvass/modules/wallet"
+	"github.com/canvass/canvass/modules/web"
+	"gorm.io/gorm"
+)
+
+// The campaign catalogue and the wallet are what the competitions module needs.
+var (
+	_ competitions.Campaigns = (*campaigns.Module)(nil)
+	_ competitions.Ledger    = (*wallet.Module)(nil)
+)
+
+// allPanels lists every panel (by key), for operators who name a competition by id alone.
+func allPanels(db *gorm.DB, t *tenancy.Module) func(ctx context.Context) ([]*web.Panel, error) {
+	return func(ctx context.Context) ([]*web.Panel, error) {
+		var keys []string
+		if err := db.WithContext(ctx).Model(&tenancy.Panel{}).Order("key").Pluck("key", &keys).Error; err != nil {
+			return nil, fmt.Errorf("list panels: %w", err)
+		}
+		out := make([]*web.Panel, 0, len(keys))
+		for _, k := range keys {
+			p, err := t.PanelByKey(ctx, k)
+			if err != nil {
+				return nil, fmt.Errorf("panel %s: %w", k, err)
+			}
+			out = append(out, p)
+		}
+		return out, nil
+	}
+}
+
+const competitionsUsage = `usage: canvass competitions list [--panel KEY]
+       canvass competitions show ID [--panel KEY]
+       canvass competitions draw ID --reason TEXT [--operator NAME] [--early] [--panel KEY]
+                                  (--early: before the draw date)
+       canvass competitions verify ID`
+
+// competitionsCommand is `canvass competitions ...`, checked before the database is opened.
+type competitionsCommand struct {
+	action   string
+	panel    string
+	id       string
+	operator string
+	reason   string
+	early    bool
+}
+
+func prepareCompetitionsCommand(args []string) (*competitionsCommand, error) {
+	if len(args) == 0 {
+		return nil, errors.New(competitionsUsage)
+	}
+	cc := &competitionsCommand{action: args[0]}
+	args = args[1:]
+	fs := flag.NewFlagSet("competitions "+cc.action, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&cc.panel, "panel", "", "the panel key")
+	fs.StringVar(&cc.operator, "operator", os.Getenv("USER"), "who draws")
+	fs.StringVar(&cc.reason, "reason", "", "why (kept with the draw)")
+	fs.BoolVar(&cc.early, "early", false, "draw before the draw date")
+	positional, err := parseInterspersed(fs, args)
+	if err != nil {
+		return nil, fmt.Errorf("%v\n%s", err, competitionsUsage)
+	}
+	switch cc.action {
+	case "list":
+		if len(positional) > 0 {
+			return nil, errors.New(competitionsUsage)
+		}
+	case "show", "draw", "verify":
+		if len(positional) != 1 {
+			return nil, fmt.Errorf("competitions %s needs one competition ID\n%s", cc.action, competitionsUsage)
+		}
+		cc.id = positional[0]
+	default:
+		return nil, errors.New(competitionsUsage)
+	}
+	if cc.action == "draw" && (strings.TrimSpace(cc.reason) == "" || strings.TrimSpace(cc.operator) == "") {
+		return nil, fmt.Errorf("competitions draw needs --reason (and --operator when $USER is not set)\n%s", competitionsUsage)
+	}
+	return cc, nil
+}
+
+func (cc *competitionsCommand) run(ctx context.Context, app *App, out io.Writer) error {
+	switch cc.action {
+	case "list":
+		return cc.list(ctx, app, out)
+	case "show":
+		panel, err := cc.panelOf(ctx, app)
+		if err != nil {
+			return err
+		}
+		d, err := app.Competitions.Show(ctx, panel, cc.id)
+		if err != nil {
+			return err
+		}
+		printCompetition(out, panel, d)
+	case "draw":
+		panel, err := cc.panelOf(ctx, app)
+		if err != nil {
+			return err
+		}
+		d, err := app.Competitions.Draw(ctx, panel, cc.id, cc.operator, cc.reason, cc.early)
+		if err != nil {
+			return fmt.Errorf("draw %s: %w", cc.id, err)
+		}
+		info, err := app.Competitions.Show(ctx, panel, cc.id)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "drew competition %s (%s) of panel %s\n", d.Record.CompetitionID, info.Info.Name, panel.Key)
+		printDraw(out, &info.Info, d.Record, d.Winners)
+	case "verify":
+		v, err := app.Competitions.Verify(ctx, cc.id)
+		if err != nil {
+			return err
+		}
+		r := v.Draw.Record
+		w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+		fmt.Fprintf(w, "competition\t%s\n", r.CompetitionID)
+		fmt.Fprintf(w, "seed\t%s\n", r.Seed)
+		fmt.Fprintf(w, "entrants\t%d recorded, %d entered now\n", r.Entrants, len(v.Entrants))
+		fmt.Fprintf(w, "digest\t%s recorded\n", r.EntrantsDigest)
+		fmt.Fprintf(w, "\t%s recomputed\n", v.Digest)
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		fmt.Fprintln(out, "winners (recorded / recomputed):")
+		for i := range max(len(v.Expected), len(v.Draw.Winners)) {
+			got, want := "-", "-"
+			if i < len(v.Draw.Winners) {
+				got = v.Draw.Winners[i].ParticipantID
+			}
+			if i < len(v.Expected) {
+				want = v.Expected[i]
+			}
+			mark := "ok"
+			if got != want {
+				mark = "MISMATCH"
+			}
+			fmt.Fprintf(out, "  %d  %s  %s  %s\n", i+1, got, want, mark)
+		}
+		if !v.OK() {
+			for _, p := range v.Problems {
+				fmt.Fprintln(out, "problem: "+p)
+			}
+			return fmt.Errorf("the draw of competition %s does not check out (%d problems)", r.CompetitionID, len(v.Problems))
+		}
+		fmt.Fprintln(out, "verified: the recorded seed and entrants give the recorded winners")
+	}
+	return nil
+}
+
+// panelOf is the --panel given, or the panel the competition belongs to.
+func (cc *competitionsCommand) panelOf(ctx context.Context, app *App) (*web.Panel, error) {
+	if cc.panel != "" {
+		p, err := app.Tenancy.PanelByKey(ctx, cc.panel)
+		if err != nil {
+			return nil, fmt.Errorf("panel %q: %w", cc.panel, err)
+		}
+		return p, nil
+	}
+	return app.Competitions.PanelOf(ctx, cc.id)
+}
+
+func (cc *competitionsCommand) list(ctx context.Context, app *App, out io.Writer) error {
+	var panels []*web.Panel
+	if cc.panel != "" {
+		p, err := cc.panelOf(ctx, app)
+		if err != nil {
+			return err
+		}
+		panels = []*web.Panel{p}
+	} else {
+		all, err := app.Competitions.Panels(ctx)
+		if err != nil {
+			return err
+		}
+		panels = all
+	}
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "COMPETITION\tPANEL\tNAME\tPRIZE\tWINNERS\tDRAW AT\tENTERED\tDECLINED\tDRAWN")
+	n := 0
+	for _, p := range panels {
+		list, err := app.Competitions.List(ctx, p)
+		if err != nil {
+			return err
+		}
+		for _, s := range list {
+			drawn := "no"
+			if s.Drawn != nil {
+				drawn = s.Drawn.DrawnAt.UTC().Format(time.RFC3339)
+			}
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%s\t%d\t%d\t%s\n", s.Info.ID, p.Key, s.Info.Name, prizeText(&s.Info),
+				s.Info.Winners, drawAt(&s.Info), s.Entered, s.Rejected, drawn)
+			n++
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "%d competitions\n", n)
+	return nil
+}
+
+// printCompetition prints a competition for an operator: what it offers, its entries and its
+// draw with the winners.
+func printCompetition(out io.Writer, panel *web.Panel, d *competitions.Details) {
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	for _, row := range [][2]string{
+		{"competition", d.Info.ID}, {"panel", panel.Key}, {"campaign", d.Info.CampaignID + " (" + d.Info.Name + ")"},
+		{"prize", prizeText(&d.Info)}, {"winners", strconv.Itoa(d.Info.Winners)}, {"draw at", drawAt(&d.Info)},
+		{"entered", strconv.Itoa(d.Entered)}, {"declined", strconv.Itoa(d.Rejected)},
+	} {
+		fmt.Fprintf(w, "%s\t%s\n", row[0], row[1])
+	}
+	if d.Drawn == nil {
+		fmt.Fprintln(w, "drawn\tno")
+	}
+	w.Flush()
+	if d.Drawn != nil {
+		printDraw(out, &d.Info, *d.Drawn, d.Winners)
+	}
+}
+
+// printDraw prints a draw: when, by whom and why, the seed, the entrants' digest and the
+// winners by rank.
+func printDraw(out io.Writer, info *campaigns.CompetitionInfo, r competitions.DrawRecord, winners []competitions.Winner) {
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	when := r.DrawnAt.UTC().Format(time.RFC3339)
+	if r.Early {
+		when += " (early: before the draw date)"
+	}
+	fmt.Fprintf(w, "drawn\t%s by %s: %s\n", when, r.Operator, r.Reason)
+	fmt.Fprintf(w, "seed\t%s\n", r.Seed)
+	fmt.Fprintf(w, "entrants\t%d\n", r.Entrants)
+	fmt.Fprintf(w, "digest\t%s\n", r.EntrantsDigest)
+	fmt.Fprintf(w, "winners\t%d of %d asked\n", len(winners), r.Winners)
+	w.Flush()
+	prize := "prize recorded"
+	if info.PrizeMinor > 0 {
+		prize = web.MoneyString(info.PrizeMinor, info.Currency) + " " + info.Currency + " credited"
+	}
+	for _, win := range winners {
+		tx := "-"
+		if win.TransactionID != nil {
+			tx = *win.TransactionID
+		}
+		fmt.Fprintf(out, "  %d  %s  %s (transaction %s)\n", win.Rank, win.ParticipantID, prize, tx)
+	}
+}
+
+func prizeText(info *campaigns.CompetitionInfo) string {
+	if info.PrizeMinor > 0 {
+		return fmt.Sprintf("%s (%s %s)", info.Prize, web.MoneyString(info.PrizeMinor, info.Currency), info.Currency)
+	}
+	return info.Prize
+}
+
+func drawAt(info *campaigns.CompetitionInfo) string {
+	if info.DrawAt == nil {
+		return "-"
+	}
+	return info.DrawAt.UTC().Format(time.RFC3339)
+}
