@@ -2,7 +2,6 @@ package competitions
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"log/slog"
 	"sort"
@@ -33,7 +32,7 @@ type fixture struct {
 	db     *gorm.DB
 	m      *Module
 	wallet *wallet.Module
-	camps  *fakeCampaigns
+	camps  *campaigns.Module
 	acme   *web.Panel
 	globex *web.Panel
 	clock  time.Time
@@ -51,7 +50,7 @@ func eachFixture(t *testing.T, fn func(t *testing.T, f *fixture)) {
 }
 
 func newFixture(t testing.TB, db *gorm.DB) *fixture {
-	f := &fixture{t: t, ctx: context.Background(), db: db, clock: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC), camps: &fakeCampaigns{}}
+	f := &fixture{t: t, ctx: context.Background(), db: db, clock: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
 	f.wallet = wallet.New(wallet.Deps{DB: db, PanelOf: accounts.PanelOfParticipant})
 	f.acme = f.panel("acme", "USD", "en", "es")
 	f.globex = f.panel("globex", "GBP", "en")
@@ -59,6 +58,9 @@ func newFixture(t testing.TB, db *gorm.DB) *fixture {
 	loc, err := web.NewLocales(locales.FS, log)
 	require.NoError(t, err)
 	kit := web.NewKit("development", strings.Repeat("s", 32), log, loc, nil)
+	// The real campaign catalogue and survey engine: members complete a competition's
+	// campaign by answering it (its reward is not paid here: no payer).
+	f.camps = campaigns.New(campaigns.Deps{DB: db, Kit: kit, Log: log})
 	f.m = New(Deps{
 		DB: db, Kit: kit, Log: log, Campaigns: f.camps, Ledger: f.wallet,
 		Panels: func(context.Context) ([]*web.Panel, error) { return []*web.Panel{f.acme, f.globex}, nil },
@@ -87,25 +89,46 @@ func (f *fixture) fund(panel *web.Panel, pid string, amount int64) {
 	require.True(f.t, created)
 }
 
-// competition adds a competition campaign to a panel: a prize of prizeMinor (0: not money),
-// winners, drawn at drawAt (nil: no date). It returns the competition.
+// competition imports a one-question competition campaign into a panel: a prize of
+// prizeMinor (0: not money), winners, drawn at drawAt (nil: no date). It returns the
+// competition as the campaigns module describes it.
 func (f *fixture) competition(panel *web.Panel, prizeMinor int64, winners int, drawAt *time.Time) campaigns.CompetitionInfo {
 	f.t.Helper()
-	campaignID := uuid.NewString()
-	info := campaigns.CompetitionInfo{
-		ID: campaigns.CompetitionID(campaignID), CampaignID: campaignID, PanelID: panel.ID, Name: "Draw " + campaignID[:8],
-		Prize: "a $50 gift card", PrizeMinor: prizeMinor, Currency: panel.CurrencyCode, Winners: winners, DrawAt: drawAt,
+	def := &campaigns.Definition{
+		UUID: uuid.NewString(), Type: campaigns.TypeCompetition, DefaultLanguage: "en", Name: campaigns.Text{"en": "Prize draw"},
+		Reward: "0.25", EstimatedMinutes: 1,
+		Competition: &campaigns.Competition{Prize: campaigns.Text{"en": "a $50 gift card"}, Winners: winners, DrawAt: drawAt},
+		ThankYou:    campaigns.ThankYou{Kind: campaigns.ThankYouCompetitionInvitation},
+		Questions: []campaigns.Question{{ID: "q1", ControlType: campaigns.ControlRadio, Text: campaigns.Text{"en": "Pick one"},
+			Answers: []campaigns.Option{{ID: "yes", Text: campaigns.Text{"en": "Yes"}}, {ID: "no", Text: campaigns.Text{"en": "No"}}}}},
 	}
-	f.camps.add(info)
-	return info
+	if prizeMinor > 0 {
+		def.Competition.PrizeAmount = web.MoneyString(prizeMinor, panel.CurrencyCode)
+	}
+	_, err := f.camps.Import(f.ctx, panel, []*campaigns.Definition{def})
+	require.NoError(f.t, err)
+	info, err := f.camps.CompetitionOf(f.ctx, panel, def.UUID)
+	require.NoError(f.t, err)
+	return *info
 }
 
 // entrant is a new member of the competition's panel who completed its campaign.
 func (f *fixture) entrant(panel *web.Panel, c campaigns.CompetitionInfo) string {
 	f.t.Helper()
-	pid := f.member(panel)
-	f.camps.complete(pid, c.CampaignID)
+	pid := seed.Member(f.t, f.db, panel, "en", accounts.Metadata{"welcomeCampaignCompleted": true}, f.clock)
+	f.complete(panel, pid, c.CampaignID)
 	return pid
+}
+
+// complete answers the campaign's question for the member, through the survey engine.
+func (f *fixture) complete(panel *web.Panel, pid, campaignID string) {
+	f.t.Helper()
+	who := campaigns.AudienceOf(&web.Member{ParticipantID: pid, LanguageCode: "en", Metadata: accounts.Metadata{"welcomeCampaignCompleted": true}}, "en")
+	_, err := f.camps.Go(f.ctx, panel, who, campaignID)
+	require.NoError(f.t, err)
+	res, err := f.camps.Answer(f.ctx, panel, who, campaignID, "q1", []byte(`{"answer":"yes"}`))
+	require.NoError(f.t, err)
+	require.Equal(f.t, campaigns.StatusCompleted, res.Status)
 }
 
 // enter enters pid into the competition as the API would.
@@ -189,57 +212,6 @@ func (f *fixture) reconciled() {
 	for _, r := range rows {
 		assert.Equal(f.t, r.Sum, r.Balance, "the balance of %s is not the sum of its entries", r.ParticipantID)
 	}
-}
-
-// fakeCampaigns is the campaign catalogue as the module sees it.
-type fakeCampaigns struct {
-	mu        sync.Mutex
-	comps     []campaigns.CompetitionInfo
-	completed map[string]bool // participant id + "/" + campaign id
-}
-
-func (c *fakeCampaigns) add(info campaigns.CompetitionInfo) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.comps = append(c.comps, info)
-}
-
-func (c *fakeCampaigns) complete(pid, campaignID string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.completed == nil {
-		c.completed = map[string]bool{}
-	}
-	c.completed[pid+"/"+campaignID] = true
-}
-
-func (c *fakeCampaigns) CompetitionOf(_ context.Context, panel *web.Panel, campaignID string) (*campaigns.CompetitionInfo, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, info := range c.comps {
-		if info.CampaignID == campaignID && info.PanelID == panel.ID {
-			return &info, nil
-		}
-	}
-	return nil, fmt.Errorf("campaign %s: %w", campaignID, web.ErrNotFound)
-}
-
-func (c *fakeCampaigns) Competitions(_ context.Context, panel *web.Panel) ([]campaigns.CompetitionInfo, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var out []campaigns.CompetitionInfo
-	for _, info := range c.comps {
-		if info.PanelID == panel.ID {
-			out = append(out, info)
-		}
-	}
-	return out, nil
-}
-
-func (c *fakeCampaigns) Completed(_ context.Context, _ *web.Panel, pid, campaignID string) (bool, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.completed[pid+"/"+campaignID], nil
 }
 
 // codeOf is the machine-readable code of an API error (its first detail's), or "".
