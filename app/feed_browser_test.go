@@ -37,6 +37,15 @@ func click(el *rod.Element) {
 	el.MustClick()
 }
 
+// follow clicks a link and waits until the page it leads to has loaded (waiting for a load
+// alone could see the page that was already there).
+func follow(p *rod.Page, el *rod.Element) {
+	wait := p.MustWaitNavigation()
+	click(el)
+	wait()
+	p.MustWaitLoad()
+}
+
 func cardGUIDs(p *rod.Page) []string {
 	var out []string
 	for _, el := range p.MustElements("#feed-list li.feed-card") {

@@ -38,8 +38,7 @@ func TestInChromiumTheDemoMemberRedeemsToPayPalAndSeesTheBalanceAndHistoryChange
 		t.Run(c.name, func(t *testing.T) {
 			b := newBrowserEnv(t)
 			p := b.signedInFeed(t, c.noScript)
-			click(p.MustElement(`.nav a[href="/redemptions"]`))
-			p.MustWaitLoad()
+			follow(p, p.MustElement(`.nav a[href="/redemptions"]`))
 			require.Equal(t, "/redemptions", path(p))
 			assert.Equal(t, "$25.00", p.MustElement("#redeem-balance").MustText())
 			assert.Equal(t, "$25.00", p.MustElement("[data-balance]").MustText())
@@ -115,8 +114,7 @@ func TestInChromiumANewMemberVerifiesTheirMobileAddsPayPalAndRedeems(t *testing.
 	submit(p, "#mobile-verify")
 	require.Equal(t, "yes", mobileAttr(p, ".mobile-eligibility", "data-eligibility"))
 
-	click(p.MustElement(`.nav a[href="/redemptions"]`))
-	p.MustWaitLoad()
+	follow(p, p.MustElement(`.nav a[href="/redemptions"]`))
 	assert.False(t, p.MustHas(".redeem-eligibility"), "nothing holds the member back any more")
 	assert.Equal(t, redemptions.ReasonNeedsPayPalData, *p.MustElement("#option-paypal .redeem-reason").MustAttribute("data-reason"))
 

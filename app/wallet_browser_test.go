@@ -54,8 +54,7 @@ func TestInChromiumTheTransactionFiltersChangeTheResultsInPlace(t *testing.T) {
 	go router.Run()
 	t.Cleanup(func() { _ = router.Stop() })
 
-	click(p.MustElement(`.nav a[href="/transactions"]`))
-	p.MustWaitLoad()
+	follow(p, p.MustElement(`.nav a[href="/transactions"]`))
 	p.MustElement(`[data-island="transaction-filters"][data-island-state="mounted"]`)
 	p.MustEval(`() => { window.samePage = true }`)
 	if dir := os.Getenv("CANVASS_SCREENSHOTS"); dir != "" {
