@@ -62,6 +62,7 @@ func TestTheThankYouOfACompletedCompetitionInvitesIntoTheDrawAndKeepsTheDecision
 		require.Equal(t, http.StatusOK, page.StatusCode)
 		assert.Contains(t, page.Body, `class="competition-invite"`)
 		assert.Contains(t, page.Body, `class="sb-spacer"`)
+		assert.Contains(t, page.Body, "Winners are drawn on "+drawAt.Format("Jan 2, 2006")+".", "the draw date in the member's language")
 		for _, bad := range []struct {
 			name   string
 			form   url.Values

@@ -12,12 +12,13 @@ import type { T } from './store'
 export interface CompetitionProps {
   invitation: CompetitionInvitation
   apiBase: string
+  lang: string
   t: T
   /** 'Take me back to my feed' (absent when framed: the parent page has its own way on). */
   leave?: { href: string; label: string }
 }
 
-export function Competition({ invitation, apiBase, t, leave }: CompetitionProps) {
+export function Competition({ invitation, apiBase, lang, t, leave }: CompetitionProps) {
   useSignals()
   const decision = useSignal(invitation.decision)
   const sending = useSignal(false)
@@ -41,7 +42,7 @@ export function Competition({ invitation, apiBase, t, leave }: CompetitionProps)
     <section className="competition-invite" aria-labelledby="sb-competition">
       <h3 id="sb-competition">{t('survey.competition_title')}</h3>
       <p>{t('survey.competition_prize', { Prize: invitation.prize })}</p>
-      {invitation.draw_at ? <p>{t('survey.competition_draw', { Date: invitation.draw_at.slice(0, 10) })}</p> : null}
+      {invitation.draw_at ? <p>{t('survey.competition_draw', { Date: drawDate(invitation.draw_at, lang) })}</p> : null}
       {invitation.terms ? (
         <details>
           <summary>{t('survey.competition_terms')}</summary>
@@ -68,6 +69,15 @@ export function Competition({ invitation, apiBase, t, leave }: CompetitionProps)
       {leave && (decision.value || invitation.closed) ? <LeaveLink to={leave} /> : null}
     </section>
   )
+}
+
+/** The draw's day in the member's language ("Dec 31, 2026"), in UTC as the server writes it. */
+function drawDate(at: string, lang: string): string {
+  try {
+    return new Intl.DateTimeFormat(lang, { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' }).format(new Date(at))
+  } catch {
+    return at.slice(0, 10)
+  }
 }
 
 /** The way back to the feed on the competition invitation, whose footer is a spacer. */

@@ -55,7 +55,7 @@ export function ThankYou({ go, apiBase, lang, t, stored, leave }: ThankYouProps)
       {ty?.message ? <p>{ty.message}</p> : null}
       {ty?.payout ? <p className="payout">{t('survey.payout', { Amount: money(ty.payout, ty.currency_code || go.campaign.currency_code, lang) })}</p> : null}
       {ty?.competition ? (
-        <Competition invitation={ty.competition} apiBase={apiBase} t={t} leave={leave} />
+        <Competition invitation={ty.competition} apiBase={apiBase} lang={lang} t={t} leave={leave} />
       ) : ty?.kind === 'competition_invitation' && leave ? (
         // No invitation to answer (not completed, or no draw): the spacer footer has no way on.
         <LeaveLink to={leave} />

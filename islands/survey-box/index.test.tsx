@@ -567,7 +567,7 @@ describe('competition invitation', () => {
     const box = el.querySelector('.competition-invite')!
     expect(box.querySelector('h3')!.textContent).toBe('Enter the prize draw?')
     expect(box.textContent).toContain('Prize: A weekend in Lisbon')
-    expect(box.textContent).toContain('Winners are drawn on 2026-12-31.')
+    expect(box.textContent).toContain('Winners are drawn on Dec 31, 2026.')
     expect(box.querySelector('details summary')!.textContent).toBe('Terms of the draw')
     expect(button('Enter the draw')).toBeDefined()
     expect(button('No thanks')).toBeDefined()

@@ -7,8 +7,8 @@ import (
 	"regexp"
 	"time"
 
-	"github.com/canvass/canvass/views/layouts"
 	"github.com/canvass/canvass/modules/web"
+	"github.com/canvass/canvass/views/layouts"
 	"github.com/gofiber/fiber/v3"
 )
 

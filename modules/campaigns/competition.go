@@ -19,6 +19,7 @@ type CompetitionInfo struct {
 	PanelID    string
 	Name       string // the campaign's name in its default language
 	Prize      string // in the campaign's default language
+	Prizes     Text   // the prize in every language the campaign has
 	PrizeMinor int64  // credited to each winner; 0 when the prize is not money
 	Currency   string
 	Winners    int
@@ -39,7 +40,8 @@ func CompetitionID(campaignID string) string {
 type CompetitionEntries interface {
 	// Decision is "entered", "rejected" or "" for the member and the campaign's competition.
 	Decision(ctx context.Context, panel *web.Panel, participantID, campaignID string) (string, error)
-	Enter(ctx context.Context, panel *web.Panel, participantID, campaignID, competitionID string) error
+	// Enter enters the member; lang is the member's language, which their history is kept in.
+	Enter(ctx context.Context, panel *web.Panel, participantID, campaignID, competitionID, lang string) error
 	Reject(ctx context.Context, panel *web.Panel, participantID, campaignID string) error
 	// Drawn tells whether the competition has been drawn (an operator may draw early).
 	Drawn(ctx context.Context, competitionID string) (bool, error)
@@ -62,6 +64,7 @@ func competitionInfo(c *Campaign) (*CompetitionInfo, error) {
 	info := &CompetitionInfo{
 		ID: CompetitionID(c.ID), CampaignID: c.ID, PanelID: c.PanelID,
 		Name: c.Names.In(c.DefaultLanguage, c.DefaultLanguage), Prize: comp.Prize.In(c.DefaultLanguage, c.DefaultLanguage),
+		Prizes: comp.Prize,
 		Currency: c.CurrencyCode, Winners: comp.Winners, DrawAt: comp.DrawAt,
 	}
 	if comp.PrizeAmount != "" {
@@ -188,7 +191,7 @@ func (m *Module) competitionSubmit(c fiber.Ctx) error {
 	var err error
 	switch c.FormValue("decision") {
 	case "enter":
-		err = m.competitions.Enter(c.Context(), panel, who.ParticipantID, id, c.FormValue("competition"))
+		err = m.competitions.Enter(c.Context(), panel, who.ParticipantID, id, c.FormValue("competition"), web.LocaleOf(c))
 	case "reject":
 		err = m.competitions.Reject(c.Context(), panel, who.ParticipantID, id)
 	default:

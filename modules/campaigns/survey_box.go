@@ -118,7 +118,7 @@ func (m *Module) outcomeView(c fiber.Ctx, r *GoResult, lang, fallback string) *v
 	if comp := toThankYouCompetition(r); comp != nil {
 		o.Competition = &view.CompetitionView{ID: comp.UUID, Prize: comp.Prize, Terms: comp.Terms, Closed: comp.Closed}
 		if comp.DrawAt != nil {
-			o.Competition.DrawDate = comp.DrawAt.UTC().Format("2006-01-02")
+			o.Competition.DrawDate = m.kit.Date(c, *comp.DrawAt, false)
 		}
 		if comp.Decision != nil {
 			o.Competition.Decision = *comp.Decision

@@ -17,7 +17,7 @@ type decisionJSON struct {
 // of the campaign's competition x (the body, if any, is not read).
 func (m *Module) apiEnter(c fiber.Ctx) error {
 	id, x := c.Params("id"), c.Params("x")
-	transactionID, err := m.EnterCompetition(c.Context(), web.PanelOf(c), web.MemberOf(c).ParticipantID, id, x)
+	transactionID, err := m.EnterCompetition(c.Context(), web.PanelOf(c), web.MemberOf(c).ParticipantID, id, x, web.LocaleOf(c))
 	if err != nil {
 		return err
 	}

@@ -66,7 +66,8 @@ func (m *Module) Draw(ctx context.Context, panel *web.Panel, competitionID, oper
 	if _, err := rand.Read(seed); err != nil {
 		return nil, fmt.Errorf("draw seed: %w", err)
 	}
-	title := m.title(panel, "competitions.prize_title", "Won: ", info.Prize)
+	// An operator's act: the prize's title is in the panel's default language.
+	title := m.title(panel.DefaultLanguage, "competitions.prize_title", "Won: ", info.Prizes.In(panel.DefaultLanguage, info.Prize))
 	var out *Draw
 	err = m.inTx(ctx, func(tx *gorm.DB) error {
 		out = nil

@@ -46,8 +46,8 @@ func (m *Module) Decision(ctx context.Context, panel *web.Panel, participantID, 
 }
 
 // Enter is EnterCompetition for the survey screen, which needs no transaction id.
-func (m *Module) Enter(ctx context.Context, panel *web.Panel, participantID, campaignID, competitionID string) error {
-	_, err := m.EnterCompetition(ctx, panel, participantID, campaignID, competitionID)
+func (m *Module) Enter(ctx context.Context, panel *web.Panel, participantID, campaignID, competitionID, lang string) error {
+	_, err := m.EnterCompetition(ctx, panel, participantID, campaignID, competitionID, lang)
 	return err
 }
 
@@ -58,7 +58,7 @@ func (m *Module) Enter(ctx context.Context, panel *web.Panel, participantID, cam
 // its draw date (409 competition_closed). Entering again returns the first entry's record,
 // closed or not; entering after declining is allowed. The entry and its record are written
 // in one transaction; every refusal writes nothing.
-func (m *Module) EnterCompetition(ctx context.Context, panel *web.Panel, participantID, campaignID, competitionID string) (string, error) {
+func (m *Module) EnterCompetition(ctx context.Context, panel *web.Panel, participantID, campaignID, competitionID, lang string) (string, error) {
 	info, err := m.invitation(ctx, panel, participantID, campaignID, &competitionID)
 	if err != nil {
 		return "", err
@@ -74,7 +74,7 @@ func (m *Module) EnterCompetition(ctx context.Context, panel *web.Panel, partici
 	if err := m.open(ctx, info, now); err != nil {
 		return "", err
 	}
-	title := m.title(panel, "competitions.entry_title", "Entered the draw: ", info.Prize)
+	title := m.title(lang, "competitions.entry_title", "Entered the draw: ", info.Prizes.In(lang, info.Prize))
 	var transactionID string
 	err = m.inTx(ctx, func(tx *gorm.DB) error {
 		transactionID = ""
@@ -216,11 +216,11 @@ func (m *Module) notDrawn(db *gorm.DB, competitionID string) error {
 	return nil
 }
 
-// title is what the member reads in their transactions, in the panel's default language:
-// "Entered the draw: a $50 gift card".
-func (m *Module) title(panel *web.Panel, id, english, prize string) string {
+// title is what the member reads in their transactions, in lang: "Entered the draw: a $50
+// gift card". The ledger keeps it as written, like a completion's title.
+func (m *Module) title(lang, id, english, prize string) string {
 	if m.kit == nil || m.kit.Locales == nil {
 		return english + prize
 	}
-	return m.kit.Locales.Translate(panel.DefaultLanguage, id, map[string]any{"Prize": prize}, nil)
+	return m.kit.Locales.Translate(lang, id, map[string]any{"Prize": prize}, nil)
 }

@@ -30,7 +30,7 @@ func TestAMemberWhoCompletedTheCampaignEntersItsDrawOnceWithOneZeroRecord(t *tes
 		again, err := f.enter(f.acme, pid, c)
 		require.NoError(t, err)
 		assert.Equal(t, txID, again, "entering again returns the first entry's record")
-		require.NoError(t, f.m.Enter(f.ctx, f.acme, pid, c.CampaignID, strings.ToUpper(c.ID)), "the survey screen's call; the id in any case")
+		require.NoError(t, f.m.Enter(f.ctx, f.acme, pid, c.CampaignID, strings.ToUpper(c.ID), "en"), "the survey screen's call; the id in any case")
 
 		decision, err = f.m.Decision(f.ctx, f.acme, pid, c.CampaignID)
 		require.NoError(t, err)
@@ -67,15 +67,21 @@ func normalized(e Entry) Entry {
 	return e
 }
 
-func TestTheEntryTitleIsInThePanelsDefaultLanguage(t *testing.T) {
-	eachFixture(t, func(t *testing.T, f *fixture) {
-		spanish := f.panel("hispano", "USD", "es", "en")
-		c := f.competition(spanish, 0, 1, nil)
-		pid := f.entrant(spanish, c)
-		_, err := f.enter(spanish, pid, c)
-		require.NoError(t, err)
-		assert.Equal(t, "Participación en el sorteo: a $50 gift card", f.keyed(pid, EntryKey(c.ID))[0].Title)
-	})
+func TestTheEntryTitleIsInTheMembersLanguage(t *testing.T) {
+	for _, c := range []struct{ lang, title string }{
+		{"en", "Entered the draw: a $50 gift card"},
+		{"es", "Participación en el sorteo: una tarjeta regalo de 50 $"},
+	} {
+		t.Run(c.lang, func(t *testing.T) {
+			eachFixture(t, func(t *testing.T, f *fixture) {
+				comp := f.competition(f.acme, 0, 1, nil)
+				pid := f.entrant(f.acme, comp)
+				_, err := f.m.EnterCompetition(f.ctx, f.acme, pid, comp.CampaignID, comp.ID, c.lang)
+				require.NoError(t, err)
+				assert.Equal(t, c.title, f.keyed(pid, EntryKey(comp.ID))[0].Title)
+			})
+		})
+	}
 }
 
 func TestEveryRefusalToEnterOrDeclineWritesNothing(t *testing.T) {

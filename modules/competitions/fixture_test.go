@@ -97,7 +97,7 @@ func (f *fixture) competition(panel *web.Panel, prizeMinor int64, winners int, d
 	def := &campaigns.Definition{
 		UUID: uuid.NewString(), Type: campaigns.TypeCompetition, DefaultLanguage: "en", Name: campaigns.Text{"en": "Prize draw"},
 		Reward: "0.25", EstimatedMinutes: 1,
-		Competition: &campaigns.Competition{Prize: campaigns.Text{"en": "a $50 gift card"}, Winners: winners, DrawAt: drawAt},
+		Competition: &campaigns.Competition{Prize: campaigns.Text{"en": "a $50 gift card", "es": "una tarjeta regalo de 50 $"}, Winners: winners, DrawAt: drawAt},
 		ThankYou:    campaigns.ThankYou{Kind: campaigns.ThankYouCompetitionInvitation},
 		Questions: []campaigns.Question{{ID: "q1", ControlType: campaigns.ControlRadio, Text: campaigns.Text{"en": "Pick one"},
 			Answers: []campaigns.Option{{ID: "yes", Text: campaigns.Text{"en": "Yes"}}, {ID: "no", Text: campaigns.Text{"en": "No"}}}}},
@@ -133,7 +133,7 @@ func (f *fixture) complete(panel *web.Panel, pid, campaignID string) {
 
 // enter enters pid into the competition as the API would.
 func (f *fixture) enter(panel *web.Panel, pid string, c campaigns.CompetitionInfo) (string, error) {
-	return f.m.EnterCompetition(f.ctx, panel, pid, c.CampaignID, c.ID)
+	return f.m.EnterCompetition(f.ctx, panel, pid, c.CampaignID, c.ID, panel.DefaultLanguage)
 }
 
 // entered is n members of the panel who completed the campaign and entered its draw.

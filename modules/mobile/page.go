@@ -2,8 +2,6 @@ package mobile
 
 import (
 	"errors"
-	"fmt"
-	"time"
 
 	"github.com/canvass/canvass/modules/web"
 	view "github.com/canvass/canvass/views/mobile"
@@ -33,10 +31,10 @@ func (m *Module) props(c fiber.Ctx, numberForm, codeForm view.Form) (view.PagePr
 		p.ResendAction = pagePath + "/reverify"
 	}
 	if s.VerificationStatus == StatusVerified && s.VerifiedAt != nil {
-		p.VerifiedOn = m.date(c, *s.VerifiedAt, false)
+		p.VerifiedOn = m.kit.Date(c, *s.VerifiedAt, false)
 	}
 	if s.RedeemFrom != nil {
-		p.RedeemFrom = m.date(c, *s.RedeemFrom, true)
+		p.RedeemFrom = m.kit.Date(c, *s.RedeemFrom, true)
 	}
 	selected, ok := numberForm.Values["country"]
 	if !ok {
@@ -62,15 +60,6 @@ func (m *Module) props(c fiber.Ctx, numberForm, codeForm view.Form) (view.PagePr
 	return p, nil
 }
 
-// date formats an instant in the member's language (UTC: members' time zones are unknown).
-func (m *Module) date(c fiber.Ctx, at time.Time, withTime bool) string {
-	at = at.UTC()
-	data := map[string]any{"Day": at.Day(), "Month": m.kit.T(c, fmt.Sprintf("month_short.%d", int(at.Month())), nil), "Year": at.Year(), "Time": at.Format("15:04")}
-	if withTime {
-		return m.kit.T(c, "mobile.datetime", data)
-	}
-	return m.kit.T(c, "mobile.date", data)
-}
 
 // GET /settings/mobile
 func (m *Module) page(c fiber.Ctx) error {

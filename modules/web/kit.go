@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io/fs"
 	"log/slog"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/a-h/templ"
 	"github.com/canvass/canvass/static"
@@ -185,6 +187,17 @@ func (k *Kit) RenderPage(c fiber.Ctx, page *views.Page, status int, comp templ.C
 	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	return c.Send(buf.Bytes())
+}
+
+// Date formats an instant in the request's language, "Apr 30, 2027" (with the time when
+// withTime: "Apr 30, 2027 at 12:00 UTC"). It is in UTC: members' time zones are unknown.
+func (k *Kit) Date(c fiber.Ctx, at time.Time, withTime bool) string {
+	at = at.UTC()
+	data := map[string]any{"Day": at.Day(), "Month": k.T(c, fmt.Sprintf("month_short.%d", int(at.Month())), nil), "Year": at.Year(), "Time": at.Format("15:04")}
+	if withTime {
+		return k.T(c, "common.datetime", data)
+	}
+	return k.T(c, "common.date", data)
 }
 
 const flashCookie = "flash"

@@ -121,7 +121,7 @@ type OutcomeView struct {
 type CompetitionView struct {
 	ID       string
 	Prize    string
-	DrawDate string // YYYY-MM-DD, empty without a draw date
+	DrawDate string // in the member's language, empty without a draw date
 	Terms    string
 	Decision string // "entered", "rejected" or ""
 	Closed   bool
