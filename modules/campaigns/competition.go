@@ -64,7 +64,7 @@ func competitionInfo(c *Campaign) (*CompetitionInfo, error) {
 	info := &CompetitionInfo{
 		ID: CompetitionID(c.ID), CampaignID: c.ID, PanelID: c.PanelID,
 		Name: c.Names.In(c.DefaultLanguage, c.DefaultLanguage), Prize: comp.Prize.In(c.DefaultLanguage, c.DefaultLanguage),
-		Prizes: comp.Prize,
+		Prizes:   comp.Prize,
 		Currency: c.CurrencyCode, Winners: comp.Winners, DrawAt: comp.DrawAt,
 	}
 	if comp.PrizeAmount != "" {

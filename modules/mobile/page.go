@@ -60,7 +60,6 @@ func (m *Module) props(c fiber.Ctx, numberForm, codeForm view.Form) (view.PagePr
 	return p, nil
 }
 
-
 // GET /settings/mobile
 func (m *Module) page(c fiber.Ctx) error {
 	p, err := m.props(c, view.Form{}, view.Form{})
