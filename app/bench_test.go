@@ -173,9 +173,43 @@ func BenchmarkFeedPageSignedIn(b *testing.B) {
 // BenchmarkProfileAPI answers GET /api/v3/user/profile with a pp-token header.
 func BenchmarkProfileAPI(b *testing.B) {
 	e := newEnv(b, "sqlite")
+	benchGet(b, tokenClient(e), "/api/v3/user/profile")
+}
+
+// tokenClient is a client of the demo member that sends only the pp-token header, as the
+// spec's apps do.
+func tokenClient(e *env) *client {
 	login := e.client("localhost")
 	login.login(DemoEmail, DemoPassword)
 	c := e.client("localhost")
 	c.header.Set("pp-token", login.cookie("pp-token"))
-	benchGet(b, c, "/api/v3/user/profile")
+	return c
+}
+
+// BenchmarkSurveyInvitationPage renders a campaign's survey screen before the member starts
+// it: the audience rule with the member's standing, then the invitation.
+func BenchmarkSurveyInvitationPage(b *testing.B) {
+	e := newEnv(b, "sqlite")
+	c := e.client("localhost")
+	c.login(DemoEmail, DemoPassword)
+	benchGet(b, c, "/survey/"+e.campaignID("demo", "Quick poll"))
+}
+
+// BenchmarkSurveyGoAPI answers campaigns/{id}/go of a started campaign with a pp-token header.
+func BenchmarkSurveyGoAPI(b *testing.B) {
+	e := newEnv(b, "sqlite")
+	benchGet(b, tokenClient(e), "/api/v1/demo/campaigns/"+e.campaignID("demo", "Quick poll")+"/go")
+}
+
+// BenchmarkFeedAPI answers campaigns/paged (the first page) with a pp-token header.
+func BenchmarkFeedAPI(b *testing.B) {
+	e := newEnv(b, "sqlite")
+	c := tokenClient(e)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if res := c.postJSON("/api/v3/campaigns/paged", ""); res.StatusCode != http.StatusOK {
+			b.Fatal(res.StatusCode, res.Body)
+		}
+	}
 }

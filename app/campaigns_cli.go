@@ -149,14 +149,14 @@ func (pl *previewLink) run(ctx context.Context, app *App, cfg Config, out io.Wri
 	if !panel.Offers(lang) {
 		return fmt.Errorf("panel %s does not offer %q", panel.Key, lang)
 	}
-	camp, err := app.Campaigns.CampaignOf(ctx, panel, pl.campaign)
+	camp, err := app.Campaigns.Campaign(ctx, panel, pl.campaign)
 	if err != nil {
 		return fmt.Errorf("campaign %s of %s: %w", pl.campaign, panel.Key, err)
 	}
 	if pl.question != "" && !camp.HasQuestion(pl.question) {
 		return fmt.Errorf("campaign %s has no question %q", pl.campaign, pl.question)
 	}
-	path := app.Campaigns.PreviewLink(panel, camp.ID, lang, time.Now().Add(time.Duration(pl.hours)*time.Hour), pl.question)
+	path := app.Surveys.PreviewLink(panel, camp.ID, lang, time.Now().Add(time.Duration(pl.hours)*time.Hour), pl.question)
 	origin := cfg.BaseURL
 	if origin == "" && len(panel.Hosts) > 0 {
 		scheme := "https://"

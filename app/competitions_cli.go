@@ -20,11 +20,8 @@ import (
 	"gorm.io/gorm"
 )
 
-// The campaign catalogue and the wallet are what the competitions module needs.
-var (
-	_ competitions.Campaigns = (*campaigns.Module)(nil)
-	_ competitions.Ledger    = (*wallet.Module)(nil)
-)
+// The wallet is what the competitions module pays through.
+var _ competitions.Ledger = (*wallet.Module)(nil)
 
 // allPanels lists every panel (by key), for operators who name a competition by id alone.
 func allPanels(db *gorm.DB, t *tenancy.Module) func(ctx context.Context) ([]*web.Panel, error) {

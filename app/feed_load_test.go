@@ -13,6 +13,7 @@ import (
 	"github.com/canvass/canvass/migrations/dbtest"
 	"github.com/canvass/canvass/modules/accounts"
 	"github.com/canvass/canvass/modules/campaigns"
+	"github.com/canvass/canvass/modules/surveys"
 	"github.com/canvass/canvass/modules/web"
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
@@ -127,7 +128,7 @@ func seedFeedLoad(t *testing.T, e *env) int {
 	require.NoError(t, e.db.CreateInBatches(holders, 500).Error)
 	require.NoError(t, e.db.CreateInBatches(participants, 500).Error)
 
-	var parts []campaigns.Participation
+	var parts []surveys.Participation
 	for _, p := range participants {
 		parts = append(parts, loadParticipations(rng, panel, p.ID, ids, 5+rng.IntN(16), now)...)
 	}
@@ -147,12 +148,12 @@ func seedFeedLoad(t *testing.T, e *env) int {
 
 // loadParticipations are n participations of one participant in distinct campaigns, with
 // assorted statuses: completed, screened, started, seen but not started, hidden.
-func loadParticipations(rng *rand.Rand, panel *web.Panel, participantID string, ids []string, n int, now time.Time) []campaigns.Participation {
-	out := make([]campaigns.Participation, 0, n)
+func loadParticipations(rng *rand.Rand, panel *web.Panel, participantID string, ids []string, n int, now time.Time) []surveys.Participation {
+	out := make([]surveys.Participation, 0, n)
 	for _, k := range rng.Perm(len(ids))[:n] {
 		at := now.Add(-time.Duration(rng.IntN(90*24*60)) * time.Minute)
 		later := at.Add(time.Duration(1+rng.IntN(30)) * time.Minute)
-		p := campaigns.Participation{
+		p := surveys.Participation{
 			ID: uuid.NewString(), PanelID: panel.ID, CampaignID: ids[k], ParticipantID: participantID,
 			SeenAt: &at, CreatedAt: at, UpdatedAt: later,
 		}

@@ -12,12 +12,14 @@ import (
 	"github.com/canvass/canvass/modules/campaigns"
 	"github.com/canvass/canvass/modules/competitions"
 	"github.com/canvass/canvass/modules/events"
+	"github.com/canvass/canvass/modules/feed"
 	"github.com/canvass/canvass/modules/home"
 	"github.com/canvass/canvass/modules/mailer"
 	"github.com/canvass/canvass/modules/mobile"
 	"github.com/canvass/canvass/modules/postcodes"
 	"github.com/canvass/canvass/modules/ratelimit"
 	"github.com/canvass/canvass/modules/redemptions"
+	"github.com/canvass/canvass/modules/surveys"
 	"github.com/canvass/canvass/modules/tenancy"
 	"github.com/canvass/canvass/modules/wallet"
 	"github.com/canvass/canvass/modules/web"
@@ -30,11 +32,15 @@ import (
 
 // App is the wired server: every module over one database.
 type App struct {
-	Fiber     *fiber.App
-	Kit       *web.Kit
-	Tenancy   *tenancy.Module
-	Accounts  *accounts.Module
+	Fiber    *fiber.App
+	Kit      *web.Kit
+	Tenancy  *tenancy.Module
+	Accounts *accounts.Module
+	// Campaigns is the catalogue and the audience rule; Feed the member feed; Surveys the
+	// survey engine and screens.
 	Campaigns *campaigns.Module
+	Feed      *feed.Module
+	Surveys   *surveys.Module
 	Events    *events.Module
 	Wallet    *wallet.Module
 	Home      *home.Module
@@ -79,10 +85,15 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	a.Tenancy = tenancy.New(db, kit)
 	a.Accounts = accounts.New(accounts.Deps{DB: db, Kit: kit, Limiter: limiter, Mail: mail, Log: log, BaseURL: cfg.BaseURL})
 	a.Wallet = wallet.New(wallet.Deps{DB: db, Kit: kit, Log: log, Guard: a.Accounts, PanelOf: accounts.PanelOfParticipant})
-	a.Campaigns = campaigns.New(campaigns.Deps{
-		DB: db, Kit: kit, Log: log, Guard: a.Accounts,
-		Pay: payCompletion(a.Wallet), WelcomeDone: a.Accounts.Service().MarkWelcomeCompleted,
+	a.Campaigns = campaigns.New(campaigns.Deps{DB: db, Log: log, Standing: surveys.Standing{}})
+	a.Surveys = surveys.New(surveys.Deps{
+		DB: db, Kit: kit, Log: log, Guard: a.Accounts, Catalogue: a.Campaigns, Audience: a.Campaigns.Audience,
+		Pay: completionPayer{a.Wallet}, WelcomeDone: a.Accounts.Service().MarkWelcomeCompleted,
 	})
+	a.Feed = feed.New(feed.Deps{
+		DB: db, Kit: kit, Log: log, Guard: a.Accounts, Audience: a.Campaigns.Audience, Catalogue: a.Campaigns, Marks: a.Surveys,
+	})
+	a.Surveys.SetFeed(a.Feed)
 	a.Events = events.New(db)
 	a.Postcodes = postcodes.New(postcodes.Deps{DB: db, Log: log, Limiter: limiter})
 	sms, err := mobile.SenderFromURL(cfg.SMSURL, cfg.Production(), log)
@@ -95,11 +106,11 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 		PanelByID: panelByID(db, a.Tenancy), PayoutKey: kit.Secret(redemptionsPayoutKeyPurpose),
 	})
 	a.Competitions = competitions.New(competitions.Deps{
-		DB: db, Kit: kit, Log: log, Guard: a.Accounts, Campaigns: a.Campaigns, Ledger: a.Wallet,
+		DB: db, Kit: kit, Log: log, Guard: a.Accounts, Campaigns: a.Campaigns, Completions: a.Surveys, Ledger: a.Wallet,
 		Panels: allPanels(db, a.Tenancy),
 	})
-	a.Campaigns.SetCompetitionEntries(a.Competitions)
-	a.Campaigns.AddReports(transactionReports(a.Wallet))
+	a.Surveys.SetCompetitionEntries(a.Competitions)
+	a.Feed.AddReports(transactionReports(a.Wallet))
 	a.Home = home.New(kit, a.Accounts, func(ctx context.Context) error {
 		sqlDB, err := db.DB()
 		if err != nil {
@@ -139,14 +150,15 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	f.Use(kit.CSRF())
 	a.Tenancy.Routes(f)
 	a.Accounts.Routes(f)
-	a.Campaigns.Routes(f)
+	a.Feed.Routes(f)
+	a.Surveys.Routes(f)
 	a.Events.Routes(f)
 	a.Wallet.Routes(f)
 	a.Postcodes.Routes(f)
 	a.Mobile.Routes(f)
 	a.Redemptions.Routes(f)
 	a.Competitions.Routes(f)
-	a.Home.SetFeed(a.Campaigns.FeedPage)
+	a.Home.SetFeed(a.Feed.Page)
 	a.Home.Routes(f)
 	f.Use(a.Home.Fallback)
 	a.Fiber = f
@@ -155,7 +167,7 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 
 // transactionReports lets user/reports list the wallet's transaction reports beside the
 // campaign reports, without either module knowing the other.
-func transactionReports(w *wallet.Module) campaigns.ReportSource {
+func transactionReports(w *wallet.Module) feed.ReportSource {
 	return func(ctx context.Context, participantID string) ([]web.ReportJSON, error) {
 		list, err := w.Reports(ctx, participantID)
 		if err != nil {
@@ -169,15 +181,30 @@ func transactionReports(w *wallet.Module) campaigns.ReportSource {
 	}
 }
 
-// payCompletion credits a completed campaign's reward through the ledger, in the survey
+// completionPayer credits a completed campaign's reward through the ledger, in the survey
 // engine's transaction, once per member and campaign.
-func payCompletion(w *wallet.Module) campaigns.Payer {
-	return func(tx *gorm.DB, p campaigns.Payment) error {
-		_, _, err := w.CreditTx(tx, wallet.Movement{
-			Panel: p.Panel, ParticipantID: p.ParticipantID, Amount: p.RewardMinor, Currency: p.Currency,
-			Origin: wallet.OriginCampaign, Key: wallet.CampaignKey(p.CampaignID), CampaignID: p.CampaignID,
-			Competition: p.Competition, Title: p.Title,
-		})
-		return err
-	}
+type completionPayer struct{ w *wallet.Module }
+
+func (p completionPayer) PayCompletion(tx *gorm.DB, pay surveys.Payment) error {
+	_, _, err := p.w.CreditTx(tx, wallet.Movement{
+		Panel: pay.Panel, ParticipantID: pay.ParticipantID, Amount: pay.RewardMinor, Currency: pay.Currency,
+		Origin: wallet.OriginCampaign, Key: wallet.CampaignKey(pay.CampaignID), CampaignID: pay.CampaignID,
+		Competition: pay.Competition, Title: pay.Title,
+	})
+	return err
 }
+
+// Each module declares what it needs of the others; these hold the wiring to them.
+var (
+	_ campaigns.StandingJoin     = surveys.Standing{}
+	_ surveys.Catalogue          = (*campaigns.Module)(nil)
+	_ surveys.Audience           = (*campaigns.Audience)(nil)
+	_ surveys.Feed               = (*feed.Module)(nil)
+	_ surveys.Payer              = completionPayer{}
+	_ surveys.CompetitionEntries = (*competitions.Module)(nil)
+	_ feed.Audience              = (*campaigns.Audience)(nil)
+	_ feed.Catalogue             = (*campaigns.Module)(nil)
+	_ feed.Marks                 = (*surveys.Module)(nil)
+	_ competitions.Campaigns     = (*campaigns.Module)(nil)
+	_ competitions.Completions   = (*surveys.Module)(nil)
+)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/canvass/canvass/modules/campaigns"
+	"github.com/canvass/canvass/modules/surveys"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -79,6 +80,22 @@ func TestAMemberAnswersQuickPollThroughTheAPIAndIsPaidOnce(t *testing.T) {
 		assert.Equal(t, "campaign", tx.Transactions[0].Origin)
 		assert.Equal(t, "Quick poll", tx.Transactions[0].Title)
 		assert.Equal(t, poll, *tx.Transactions[0].CampaignUUID)
+
+		type participationJSON struct {
+			CampaignUUID string `json:"campaignUuid"`
+			Name         string `json:"name"`
+			Type         string `json:"type"`
+			Status       string `json:"campaign_status"`
+			Reward       string `json:"reward"`
+			CurrencyCode string `json:"currency_code"`
+		}
+		mine := decodeJSON[struct {
+			Participations []participationJSON `json:"participations"`
+			Total          int                 `json:"total"`
+		}](t, c.get("/api/v3/participations/paged"), http.StatusOK)
+		assert.Equal(t, 1, mine.Total)
+		assert.Equal(t, []participationJSON{{CampaignUUID: poll, Name: "Quick poll", Type: "poll", Status: "completed", Reward: "0.50", CurrencyCode: "USD"}},
+			mine.Participations, "the participation, named and priced by the catalogue")
 	})
 }
 
@@ -252,12 +269,12 @@ func TestSurveyThemesAreServedByCampaignAndByGuidWithTheSpecsFontWeights(t *test
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.member()
 		poll := e.campaignID("demo", "Quick poll")
-		theme := decodeJSON[campaigns.SurveyTheme](t, c.get("/api/v1/demo/campaigns/"+poll+"/survey-theme"), http.StatusOK)
+		theme := decodeJSON[surveys.SurveyTheme](t, c.get("/api/v1/demo/campaigns/"+poll+"/survey-theme"), http.StatusOK)
 		assert.Equal(t, "theme1", theme.Name, "the default theme")
-		assert.Equal(t, campaigns.FontWeights{Light: 300, Normal: 400, SemiBold: 600, Bold: 700, ExtraBold: 800}, theme.FontWeights)
+		assert.Equal(t, surveys.FontWeights{Light: 300, Normal: 400, SemiBold: 600, Bold: 700, ExtraBold: 800}, theme.FontWeights)
 
 		visitor := e.client("localhost")
-		two := decodeJSON[campaigns.SurveyTheme](t, visitor.get("/api/v1/survey-themes/"+campaigns.Theme2GUID), http.StatusOK)
+		two := decodeJSON[surveys.SurveyTheme](t, visitor.get("/api/v1/survey-themes/"+surveys.Theme2GUID), http.StatusOK)
 		assert.Equal(t, "theme2", two.Name)
 		assert.Equal(t, "v2_tickbox", two.KeyName)
 		assert.Equal(t, http.StatusNotFound, visitor.get("/api/v1/survey-themes/nope").StatusCode)
@@ -274,7 +291,7 @@ func TestAPreviewLinkWalksACampaignWithoutRecordingOrPaying(t *testing.T) {
 		panel, err := e.app.Tenancy.PanelByKey(t.Context(), "demo")
 		require.NoError(t, err)
 		coffee := e.campaignID("demo", "Your coffee habits")
-		link := e.app.Campaigns.PreviewLink(panel, coffee, "es", time.Now().Add(time.Hour), "")
+		link := e.app.Surveys.PreviewLink(panel, coffee, "es", time.Now().Add(time.Hour), "")
 		author := e.client("localhost") // no sign-in needed
 
 		page := author.get(link)
@@ -304,14 +321,14 @@ func TestAPreviewLinkWalksACampaignWithoutRecordingOrPaying(t *testing.T) {
 		require.NoError(t, e.db.Table("ledger_entries").Where("campaign_id = ?", coffee).Count(&n).Error)
 		assert.Zero(t, n, "and pays nothing")
 
-		one := author.get(e.app.Campaigns.PreviewLink(panel, coffee, "en", time.Now().Add(time.Hour), "coffee_rating"))
+		one := author.get(e.app.Surveys.PreviewLink(panel, coffee, "en", time.Now().Add(time.Hour), "coffee_rating"))
 		assert.Contains(t, one.Body, `"previewMode":"preview-question"`)
 		assert.Contains(t, one.Body, "How would you rate the coffee you drink most often?")
 
 		for name, bad := range map[string]string{
 			"a tampered signature":   link[:len(link)-4] + "0000",
-			"an expired link":        e.app.Campaigns.PreviewLink(panel, coffee, "es", time.Now().Add(-time.Minute), ""),
-			"a language not offered": strings.Replace(e.app.Campaigns.PreviewLink(panel, coffee, "es", time.Now().Add(time.Hour), ""), "/es/", "/ru/", 1),
+			"an expired link":        e.app.Surveys.PreviewLink(panel, coffee, "es", time.Now().Add(-time.Minute), ""),
+			"a language not offered": strings.Replace(e.app.Surveys.PreviewLink(panel, coffee, "es", time.Now().Add(time.Hour), ""), "/es/", "/ru/", 1),
 			"another panel's host":   "northwind",
 		} {
 			c := author

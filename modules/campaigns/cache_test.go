@@ -11,18 +11,20 @@ func TestADecodedCampaignIsReusedUntilTheCampaignChanges(t *testing.T) {
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		def := definition("Cached")
 		id := f.campaigns(f.acme, def)[0]
-		who := f.member(f.acme, "en", true, nil)
-		first, err := f.m.Load(f.ctx, f.acme, who, id)
+		first, err := f.m.Campaign(f.ctx, f.acme, id)
 		require.NoError(t, err)
-		again, err := f.m.Load(f.ctx, f.acme, who, id)
+		again, err := f.m.Campaign(f.ctx, f.acme, id)
 		require.NoError(t, err)
-		assert.Same(t, first.Campaign, again.Campaign, "the second load reuses the decoded campaign")
+		assert.Same(t, first, again, "the second load reuses the decoded campaign")
 
 		def.Name = Text{"en": "Renamed"}
 		f.campaigns(f.acme, def)
-		after, err := f.m.Load(f.ctx, f.acme, who, id)
+		after, err := f.m.Campaign(f.ctx, f.acme, id)
 		require.NoError(t, err)
-		assert.NotSame(t, first.Campaign, after.Campaign)
-		assert.Equal(t, "Renamed", after.Campaign.Definition.Name.In("en", "en"), "a re-import is seen at once")
+		assert.NotSame(t, first, after)
+		assert.Equal(t, "Renamed", after.Definition.Name.In("en", "en"), "a re-import is seen at once")
+
+		_, err = f.m.Campaign(f.ctx, f.globex, id)
+		assert.ErrorIs(t, err, ErrNotFound, "another panel's campaign is not found")
 	})
 }

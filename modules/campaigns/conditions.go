@@ -20,9 +20,9 @@ const (
 	OpNotExists = "not_exists"
 )
 
-// matchAll tells whether every condition holds: profile conditions read fields, answer
+// MatchAll tells whether every condition holds: profile conditions read fields, answer
 // conditions read answers (question id -> answer VALUE as ARCHITECTURE.md "Answers" has it).
-func matchAll(conds []Condition, fields map[string]any, answers map[string]any) bool {
+func MatchAll(conds []Condition, fields map[string]any, answers map[string]any) bool {
 	for _, c := range conds {
 		if !c.Holds(fields, answers) {
 			return false
@@ -121,6 +121,3 @@ func number(v any) (float64, bool) {
 	}
 	return 0, false
 }
-
-// collapseSpace is the spec's text helper: trim and collapse whitespace runs to one space.
-func collapseSpace(s string) string { return strings.Join(strings.Fields(s), " ") }

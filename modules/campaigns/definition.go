@@ -66,6 +66,38 @@ type ThankYou struct {
 	IsFinalOnboardingCampaign bool   `json:"is_final_onboarding_campaign,omitempty"`
 }
 
+// FooterLinksIn are the campaign's footer links in a language (else the fallback); spec: a
+// footer link is kept only if it has text and url.
+func (d *Definition) FooterLinksIn(lang, fallback string) []Link {
+	out := []Link{}
+	for _, l := range d.FooterLinks {
+		if text := l.Text.In(lang, fallback); text != "" && l.URL != "" {
+			out = append(out, Link{Label: l.Label.In(lang, fallback), Text: text, URL: l.URL})
+		}
+	}
+	return out
+}
+
+// Link is a footer link in one language.
+type Link struct {
+	Label string `json:"label"`
+	Text  string `json:"text"`
+	URL   string `json:"url"`
+}
+
+// QuestionIndex is the position of the question with this id; -1 when there is none.
+func (d *Definition) QuestionIndex(id string) int {
+	for i := range d.Questions {
+		if d.Questions[i].ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// HasQuestion tells whether the campaign has a question with this id.
+func (c *Campaign) HasQuestion(id string) bool { return c.Definition.QuestionIndex(id) >= 0 }
+
 // ThankYouCompetitionInvitation is the thank-you page kind that invites to a competition.
 const ThankYouCompetitionInvitation = "competition_invitation"
 

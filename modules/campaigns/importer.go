@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -213,37 +212,6 @@ func syncQuotas(tx *gorm.DB, campaignID string, quotas []Quota) error {
 	}
 	if err := del.Delete(&CampaignQuota{}).Error; err != nil {
 		return fmt.Errorf("delete old quotas: %w", err)
-	}
-	return nil
-}
-
-// refreshQuotaState recomputes a campaign's QuotaFull (a quota without conditions is full)
-// and FullAudiences (the conditions of full quotas that test only profile fields) from its
-// quota rows. Import calls it, and the survey engine after counting a complete, in the
-// transaction that changed the counts.
-func refreshQuotaState(tx *gorm.DB, campaignID string) error {
-	var quotas []CampaignQuota
-	if err := tx.Where("campaign_id = ?", campaignID).Order("quota_id").Find(&quotas).Error; err != nil {
-		return fmt.Errorf("load quotas: %w", err)
-	}
-	full := false
-	audiences := [][]Condition{}
-	for _, q := range quotas {
-		if q.Completes < q.LimitCount {
-			continue
-		}
-		if len(q.Conditions) == 0 {
-			full = true
-			continue
-		}
-		if !slices.ContainsFunc(q.Conditions, func(c Condition) bool { return c.Field == "" }) {
-			audiences = append(audiences, q.Conditions)
-		}
-	}
-	err := tx.Model(&Campaign{}).Where("id = ?", campaignID).Select("QuotaFull", "FullAudiences").
-		Updates(&Campaign{QuotaFull: full, FullAudiences: audiences}).Error
-	if err != nil {
-		return fmt.Errorf("update quota state: %w", err)
 	}
 	return nil
 }

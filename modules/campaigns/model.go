@@ -46,39 +46,8 @@ type CampaignQuota struct {
 	Conditions []Condition `gorm:"serializer:json"`
 }
 
-// Participation is one member's relation to one campaign: seen, hidden, started, finished.
-type Participation struct {
-	ID            string `gorm:"primaryKey"`
-	PanelID       string
-	CampaignID    string
-	ParticipantID string
-	Status        string // StatusNew until started; then the spec's campaign statuses
-	SeenAt        *time.Time
-	HiddenAt      *time.Time
-	StartedAt     *time.Time
-	FinishedAt    *time.Time
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
-	// The survey engine's place: the question to answer next and how many were answered.
-	CurrentQuestion *string
-	Answered        int
-	QuotaID         *string // the quota a complete counted towards
-	Rating          *int
-	RatingComment   *string
-	RatedAt         *time.Time
-}
-
-// Answer is a member's answer to one question, the VALUE of ARCHITECTURE.md "Answers" as JSON.
-type Answer struct {
-	ParticipationID string `gorm:"primaryKey"`
-	QuestionID      string `gorm:"primaryKey"`
-	Seq             int
-	Value           string
-	CreatedAt       time.Time
-	UpdatedAt       time.Time
-}
-
-// Participation statuses: new and started, then the spec's terminal campaign statuses.
+// A person's campaign_status in a campaign (spec section 3): new and started, then the spec's
+// terminal statuses. The survey engine keeps each member's; the audience rule reads it.
 const (
 	StatusNew          = "new"
 	StatusStarted      = "started"
@@ -93,7 +62,7 @@ const (
 	StatusSuppressed   = "suppressed"
 )
 
-// TerminalStatuses are the spec's terminal campaign statuses: the campaign leaves the feed.
+// TerminalStatuses are the spec's terminal campaign statuses: the campaign is over for the person.
 var TerminalStatuses = []string{StatusCompleted, StatusScreened, StatusQuotaFull, StatusQualified, StatusDisqualified, StatusSkipped, StatusUnavailable, StatusExpired, StatusSuppressed}
 
 // IsTerminal tells whether a status ends the member's participation.
@@ -106,24 +75,10 @@ func IsTerminal(status string) bool {
 	return false
 }
 
-// Report is a member's broken-campaign report (reasonCode, reasonText).
-type Report struct {
-	ID            string `gorm:"primaryKey"`
-	PanelID       string
-	CampaignID    string
-	ParticipantID string
-	ReasonCode    string
-	ReasonText    string
-	CreatedAt     time.Time
-}
-
 // Models lists the module's tables for the schema check.
 func Models() []any {
-	return []any{&Campaign{}, &CampaignQuota{}, &Participation{}, &Report{}, &Answer{}}
+	return []any{&Campaign{}, &CampaignQuota{}}
 }
 
 // TableName: GORM would say campaign_quota (its inflector treats quota as uncountable).
 func (CampaignQuota) TableName() string { return "campaign_quotas" }
-
-// TableName: reports of campaigns, apart from the wallet's transaction reports.
-func (Report) TableName() string { return "campaign_reports" }

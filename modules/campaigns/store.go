@@ -6,22 +6,31 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
 	"github.com/canvass/canvass/modules/web"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
-	"gorm.io/gorm/clause"
 )
 
 // ErrNotFound is a campaign that does not exist in the panel asked about.
 var ErrNotFound = fmt.Errorf("campaign: %w", web.ErrNotFound)
 
-// feedRow is a campaign as the feed lists it, with the member's participation: the
-// definition column is never read for the feed. The store reads it with scanFeedRows
-// (the serializer tags let GORM scan it too).
-type feedRow struct {
+// Store owns every GORM call of the module.
+type Store struct {
+	db *gorm.DB
+
+	cacheMu sync.RWMutex
+	cache   map[string]*Campaign // decoded campaigns by id (see Campaign)
+}
+
+// Listing is a campaign as lists show it to one person: the catalogue's columns, never the
+// definition, and the person's standing with it. The store reads it with scanListings (the
+// serializer tags let GORM scan it too).
+type Listing struct {
 	ID                string
 	Type              string
 	DefaultLanguage   string
@@ -40,17 +49,40 @@ type feedRow struct {
 	FullAudiences     [][]Condition `gorm:"serializer:json"`
 	QuotaFull         bool
 	AudienceLanguages string
-	Status            *string // the member's participation status; nil: never touched
-	SeenAt            *time.Time
-	HiddenAt          *time.Time
+	Standing          Standing  // the person's; zero when they never touched it
 	UpdatedAt         time.Time // the campaign's: whether a decoded copy is still current
 	// namesJSON and descriptionsJSON are the columns behind Names and Descriptions until
-	// decodeTexts decodes them: the feed reads more rows than it shows.
+	// decodeTexts decodes them: a list reads more rows than it shows.
 	namesJSON, descriptionsJSON []byte
 }
 
+// LanguageFor is the language the campaign's name shows in to a person of lang: lang where
+// the campaign has it, else its default language.
+func (l *Listing) LanguageFor(lang string) string {
+	if l.Names.Has(lang) {
+		return lang
+	}
+	return l.DefaultLanguage
+}
+
+// Standing is a person's standing with one campaign, as the survey engine keeps it: their
+// campaign_status (nil: never touched), when they first saw it and whether they hid it.
+type Standing struct {
+	Status   *string
+	SeenAt   *time.Time
+	HiddenAt *time.Time
+}
+
+// StatusOrNew is the person's campaign_status, StatusNew when they never touched it.
+func (s Standing) StatusOrNew() string {
+	if s.Status == nil {
+		return StatusNew
+	}
+	return *s.Status
+}
+
 // decodeTexts fills Names and Descriptions from their columns (once).
-func (r *feedRow) decodeTexts() error {
+func (r *Listing) decodeTexts() error {
 	var err error
 	if r.namesJSON != nil {
 		if r.Names, err = decodeText(r.namesJSON); err != nil {
@@ -67,24 +99,28 @@ func (r *feedRow) decodeTexts() error {
 	return nil
 }
 
-// feedColumns are read in this order by scanFeedRows.
-const feedColumns = "c.id, c.type, c.default_language, c.names, c.descriptions, c.reward_minor, c.currency_code, " +
+// listingColumns are read in this order by scanListings: the catalogue's (alias c), then the
+// person's standing (alias s, see StandingJoin).
+const listingColumns = "c.id, c.type, c.default_language, c.names, c.descriptions, c.reward_minor, c.currency_code, " +
 	"c.estimated_minutes, c.question_count, c.is_welcome, c.is_competition, c.opens_at, c.closes_at, c.published_at, " +
-	"c.profile_targeting, c.full_audiences, c.quota_full, c.audience_languages, p.status, p.seen_at, p.hidden_at, c.updated_at"
+	"c.profile_targeting, c.full_audiences, c.quota_full, c.audience_languages, s.status, s.seen_at, s.hidden_at, c.updated_at"
 
-// scanFeedRows reads rows of feedColumns. It scans column by column and decodes the JSON
+// catalogueColumns are listingColumns for a list without anyone's standing.
+var catalogueColumns = strings.NewReplacer("s.status", "NULL", "s.seen_at", "NULL", "s.hidden_at", "NULL").Replace(listingColumns)
+
+// scanListings reads rows of listingColumns. It scans column by column and decodes the JSON
 // columns itself, skipping the empty lists most campaigns have, and leaves names and
 // descriptions to decodeTexts: under load GORM's reflective Scan with its JSON serializer
 // cost more CPU than the feed query itself (`make bench`). After decodeTexts the values
 // are those GORM's Scan gives, except that an empty list comes back nil, which reads the same.
-func scanFeedRows(rows *sql.Rows) ([]feedRow, error) {
+func scanListings(rows *sql.Rows) ([]Listing, error) {
 	defer rows.Close()
-	var out []feedRow
+	var out []Listing
 	var targeting, fullAudiences sql.RawBytes
 	var opensAt, closesAt, seenAt, hiddenAt sql.NullTime
 	var status sql.NullString
 	for rows.Next() {
-		var r feedRow
+		var r Listing
 		err := rows.Scan(&r.ID, &r.Type, &r.DefaultLanguage, &r.namesJSON, &r.descriptionsJSON, &r.RewardMinor, &r.CurrencyCode,
 			&r.EstimatedMinutes, &r.QuestionCount, &r.IsWelcome, &r.IsCompetition, &opensAt, &closesAt, &r.PublishedAt,
 			&targeting, &fullAudiences, &r.QuotaFull, &r.AudienceLanguages, &status, &seenAt, &hiddenAt, &r.UpdatedAt)
@@ -97,10 +133,10 @@ func scanFeedRows(rows *sql.Rows) ([]feedRow, error) {
 		if r.FullAudiences, err = decodeList[[]Condition](fullAudiences); err != nil {
 			return nil, fmt.Errorf("full audiences of %s: %w", r.ID, err)
 		}
-		r.OpensAt, r.ClosesAt, r.SeenAt, r.HiddenAt = timePtr(opensAt), timePtr(closesAt), timePtr(seenAt), timePtr(hiddenAt)
+		r.OpensAt, r.ClosesAt, r.Standing.SeenAt, r.Standing.HiddenAt = timePtr(opensAt), timePtr(closesAt), timePtr(seenAt), timePtr(hiddenAt)
 		if status.Valid {
 			st := status.String
-			r.Status = &st
+			r.Standing.Status = &st
 		}
 		out = append(out, r)
 	}
@@ -204,64 +240,32 @@ func timePtr(t sql.NullTime) *time.Time {
 	return &v
 }
 
-// feedFilter is what SQL can decide about who sees which campaign; profile targeting and
-// profile quotas are decided per member in Go.
-type feedFilter struct {
-	PanelID       string
-	ParticipantID string
-	Language      string
-	Now           time.Time
-	Welcome       bool   // list welcome campaigns instead of the others
-	Tab           string // FilterAll, FilterNew, FilterStarted, FilterCompetitions
-	Skip          []string
-	Offset        int
-	Limit         int
-}
-
-// feed lists the campaigns open to a member in feed order: open now, in their language's
-// audience, not quota-full, not hidden, not finished.
-func (s *Store) feed(ctx context.Context, f feedFilter) ([]feedRow, error) {
-	q := s.db.WithContext(ctx).Table("campaigns AS c").Select(feedColumns).
-		Joins("LEFT JOIN participations AS p ON p.campaign_id = c.id AND p.participant_id = ?", f.ParticipantID).
-		Where("c.panel_id = ? AND c.is_welcome = ?", f.PanelID, f.Welcome).
-		Where("(c.opens_at IS NULL OR c.opens_at <= ?) AND (c.closes_at IS NULL OR c.closes_at > ?)", f.Now, f.Now).
-		Where("c.quota_full = ?", false).
-		Where("(c.audience_languages = '' OR c.audience_languages LIKE ?)", "%,"+f.Language+",%").
-		Where("(p.id IS NULL OR (p.hidden_at IS NULL AND p.status NOT IN ?))", TerminalStatuses)
-	switch f.Tab {
-	case FilterNew:
-		q = q.Where("(p.id IS NULL OR p.seen_at IS NULL)")
-	case FilterStarted:
-		q = q.Where("p.status = ?", StatusStarted)
-	case FilterCompetitions:
-		q = q.Where("c.is_competition = ?", true)
-	}
-	if len(f.Skip) > 0 {
-		q = q.Where("c.id NOT IN ?", f.Skip)
-	}
-	res, err := q.Order("c.priority DESC, c.published_at DESC, c.id").Offset(f.Offset).Limit(f.Limit).Rows()
+// list reads the campaigns of a list filter in feed order: what the filter's SQL half of the
+// audience rule lets through, with the person's standing (audience.go).
+func (s *Store) list(ctx context.Context, f listFilter, join StandingJoin) ([]Listing, error) {
+	q := join.JoinStanding(s.db.WithContext(ctx).Table("campaigns AS c").Select(listingColumns), f.PersonID)
+	res, err := f.scope(q).Order("c.priority DESC, c.published_at DESC, c.id").Offset(f.Offset).Limit(f.Limit).Rows()
 	if err != nil {
-		return nil, fmt.Errorf("list feed of %s: %w", f.ParticipantID, err)
+		return nil, fmt.Errorf("list campaigns for %s: %w", f.PersonID, err)
 	}
-	rows, err := scanFeedRows(res)
+	rows, err := scanListings(res)
 	if err != nil {
-		return nil, fmt.Errorf("list feed of %s: %w", f.ParticipantID, err)
+		return nil, fmt.Errorf("list campaigns for %s: %w", f.PersonID, err)
 	}
 	return rows, nil
 }
 
-// campaignRow is one campaign of a panel with the member's participation.
-func (s *Store) campaignRow(ctx context.Context, panelID, participantID, id string) (*feedRow, error) {
+// listing is one campaign of a panel with the person's standing.
+func (s *Store) listing(ctx context.Context, join StandingJoin, panelID, personID, id string) (*Listing, error) {
 	if _, err := uuid.Parse(id); err != nil {
 		return nil, ErrNotFound
 	}
-	res, err := s.db.WithContext(ctx).Table("campaigns AS c").Select(feedColumns).
-		Joins("LEFT JOIN participations AS p ON p.campaign_id = c.id AND p.participant_id = ?", participantID).
-		Where("c.panel_id = ? AND c.id = ?", panelID, id).Limit(1).Rows()
+	q := join.JoinStanding(s.db.WithContext(ctx).Table("campaigns AS c").Select(listingColumns), personID)
+	res, err := q.Where("c.panel_id = ? AND c.id = ?", panelID, id).Limit(1).Rows()
 	if err != nil {
 		return nil, fmt.Errorf("load campaign %s: %w", id, err)
 	}
-	rows, err := scanFeedRows(res)
+	rows, err := scanListings(res)
 	if err != nil {
 		return nil, fmt.Errorf("load campaign %s: %w", id, err)
 	}
@@ -272,6 +276,44 @@ func (s *Store) campaignRow(ctx context.Context, panelID, participantID, id stri
 		return nil, fmt.Errorf("load campaign %s: %w", id, err)
 	}
 	return &rows[0], nil
+}
+
+// listings are a panel's campaigns by id, without anyone's standing.
+func (s *Store) listings(ctx context.Context, panelID string, ids []string) (map[string]Listing, error) {
+	out := make(map[string]Listing, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	res, err := s.db.WithContext(ctx).Table("campaigns AS c").Select(catalogueColumns).Where("c.panel_id = ? AND c.id IN ?", panelID, ids).Rows()
+	if err != nil {
+		return nil, fmt.Errorf("load campaigns of panel %s: %w", panelID, err)
+	}
+	rows, err := scanListings(res)
+	if err != nil {
+		return nil, fmt.Errorf("load campaigns of panel %s: %w", panelID, err)
+	}
+	for _, r := range rows {
+		if err := r.decodeTexts(); err != nil {
+			return nil, err
+		}
+		out[r.ID] = r
+	}
+	return out, nil
+}
+
+// exists is ErrNotFound when the panel has no campaign by that id.
+func (s *Store) exists(ctx context.Context, panelID, id string) error {
+	if _, err := uuid.Parse(id); err != nil {
+		return ErrNotFound
+	}
+	var n int64
+	if err := s.db.WithContext(ctx).Model(&Campaign{}).Where("panel_id = ? AND id = ?", panelID, id).Limit(1).Count(&n).Error; err != nil {
+		return fmt.Errorf("find campaign %s: %w", id, err)
+	}
+	if n == 0 {
+		return ErrNotFound
+	}
+	return nil
 }
 
 // Campaign loads a whole campaign (with its definition) of a panel. Decoded campaigns are
@@ -345,97 +387,9 @@ func (s *Store) loadCampaign(ctx context.Context, panelID, id string) (*Campaign
 	return &c, nil
 }
 
-// touchParticipation makes sure the member's participation row exists, then applies set to
-// it where cond holds. Two statements, each safe under concurrency: the insert does nothing
-// when another request created the row first.
-func touchParticipation(ctx context.Context, db *gorm.DB, panelID, campaignID, participantID string, now time.Time, set map[string]any, cond string, args ...any) error {
-	row := Participation{ID: uuid.NewString(), PanelID: panelID, CampaignID: campaignID, ParticipantID: participantID, Status: StatusNew, CreatedAt: now, UpdatedAt: now}
-	err := db.WithContext(ctx).Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "participant_id"}, {Name: "campaign_id"}}, DoNothing: true}).Create(&row).Error
-	if err != nil {
-		return fmt.Errorf("create participation in %s: %w", campaignID, err)
-	}
-	set["updated_at"] = now
-	q := db.WithContext(ctx).Model(&Participation{}).Where("participant_id = ? AND campaign_id = ?", participantID, campaignID)
-	if cond != "" {
-		q = q.Where(cond, args...)
-	}
-	if err := q.Updates(set).Error; err != nil {
-		return fmt.Errorf("update participation in %s: %w", campaignID, err)
-	}
-	return nil
-}
-
-// markSeen records the first time the member saw the campaign.
-func (s *Store) markSeen(ctx context.Context, panelID, campaignID, participantID string, now time.Time) error {
-	return touchParticipation(ctx, s.db, panelID, campaignID, participantID, now, map[string]any{"seen_at": now}, "seen_at IS NULL")
-}
-
-// hide takes the campaign out of the member's feed.
-func (s *Store) hide(ctx context.Context, panelID, campaignID, participantID string, now time.Time) error {
-	return touchParticipation(ctx, s.db, panelID, campaignID, participantID, now, map[string]any{"hidden_at": now}, "hidden_at IS NULL")
-}
-
-// report stores a broken-campaign report and hides the campaign, in one transaction; a
-// report of the same campaign by the same member since `recentSince` is returned instead.
-func (s *Store) report(ctx context.Context, r *Report, recentSince time.Time) (*Report, bool, error) {
-	var out *Report
-	created := false
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		var existing []Report
-		if err := tx.Where("participant_id = ? AND campaign_id = ? AND created_at > ?", r.ParticipantID, r.CampaignID, recentSince).
-			Order("created_at DESC").Limit(1).Find(&existing).Error; err != nil {
-			return err
-		}
-		if len(existing) > 0 {
-			out = &existing[0]
-			return nil
-		}
-		if err := tx.Create(r).Error; err != nil {
-			return err
-		}
-		out, created = r, true
-		return touchParticipation(ctx, tx, r.PanelID, r.CampaignID, r.ParticipantID, r.CreatedAt, map[string]any{"hidden_at": r.CreatedAt}, "hidden_at IS NULL")
-	})
-	if err != nil {
-		return nil, false, fmt.Errorf("report campaign %s: %w", r.CampaignID, err)
-	}
-	return out, created, nil
-}
-
-// reports lists the member's broken-campaign reports, newest first.
-func (s *Store) reports(ctx context.Context, participantID string, limit int) ([]Report, error) {
-	var out []Report
-	err := s.db.WithContext(ctx).Where("participant_id = ?", participantID).Order("created_at DESC, id").Limit(limit).Find(&out).Error
-	if err != nil {
-		return nil, fmt.Errorf("list reports of %s: %w", participantID, err)
-	}
-	return out, nil
-}
-
-// participationRow is a participation with its campaign's name and reward.
-type participationRow struct {
-	Participation
-	Names           Text `gorm:"serializer:json"`
-	DefaultLanguage string
-	Type            string
-	RewardMinor     int64
-	CurrencyCode    string
-}
-
-// participations lists what the member started or finished, most recent first.
-func (s *Store) participations(ctx context.Context, participantID string, offset, limit int) ([]participationRow, int64, error) {
-	base := s.db.WithContext(ctx).Table("participations AS p").
-		Joins("JOIN campaigns AS c ON c.id = p.campaign_id").
-		Where("p.participant_id = ? AND p.status <> ?", participantID, StatusNew)
-	var total int64
-	if err := base.Session(&gorm.Session{}).Count(&total).Error; err != nil {
-		return nil, 0, fmt.Errorf("count participations of %s: %w", participantID, err)
-	}
-	var rows []participationRow
-	err := base.Session(&gorm.Session{}).Select("p.*, c.names, c.default_language, c.type, c.reward_minor, c.currency_code").
-		Order("p.updated_at DESC, p.id").Offset(offset).Limit(limit).Scan(&rows).Error
-	if err != nil {
-		return nil, 0, fmt.Errorf("list participations of %s: %w", participantID, err)
-	}
-	return rows, total, nil
+// competitions are the panel's competition campaigns, newest first.
+func (s *Store) competitions(ctx context.Context, panelID string) ([]Campaign, error) {
+	var rows []Campaign
+	err := s.db.WithContext(ctx).Where("panel_id = ? AND is_competition = ?", panelID, true).Order("published_at DESC").Find(&rows).Error
+	return rows, err
 }

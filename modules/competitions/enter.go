@@ -174,7 +174,7 @@ func (m *Module) invitation(ctx context.Context, panel *web.Panel, participantID
 	if competitionID != nil && !sameID(*competitionID, info.ID) {
 		return nil, web.NotFound()
 	}
-	done, err := m.campaigns.Completed(ctx, panel, participantID, campaignID)
+	done, err := m.completions.Completed(ctx, panel, participantID, campaignID)
 	if err != nil {
 		return nil, err
 	}

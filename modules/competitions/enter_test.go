@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/canvass/canvass/modules/campaigns"
+	"github.com/canvass/canvass/modules/surveys"
 	"github.com/canvass/canvass/modules/wallet"
 	"github.com/canvass/canvass/modules/web"
 	"github.com/google/uuid"
@@ -34,7 +35,7 @@ func TestAMemberWhoCompletedTheCampaignEntersItsDrawOnceWithOneZeroRecord(t *tes
 
 		decision, err = f.m.Decision(f.ctx, f.acme, pid, c.CampaignID)
 		require.NoError(t, err)
-		assert.Equal(t, campaigns.DecisionEntered, decision)
+		assert.Equal(t, surveys.DecisionEntered, decision)
 		decision, err = f.m.Decision(f.ctx, f.globex, pid, c.CampaignID)
 		require.NoError(t, err)
 		assert.Equal(t, "", decision, "another panel sees no decision")
@@ -182,21 +183,21 @@ func TestAMemberWhoDeclinedMayEnterAfterAllButNotTheOtherWayRound(t *testing.T) 
 		require.NoError(t, f.m.Reject(f.ctx, f.acme, pid, c.CampaignID), "declining twice is fine")
 		decision, err := f.m.Decision(f.ctx, f.acme, pid, c.CampaignID)
 		require.NoError(t, err)
-		assert.Equal(t, campaigns.DecisionRejected, decision)
+		assert.Equal(t, surveys.DecisionRejected, decision)
 		assert.Empty(t, f.ledger(pid), "declining writes nothing to the ledger")
 
 		txID, err := f.enter(f.acme, pid, c)
 		require.NoError(t, err, "entering after declining")
 		decision, err = f.m.Decision(f.ctx, f.acme, pid, c.CampaignID)
 		require.NoError(t, err)
-		assert.Equal(t, campaigns.DecisionEntered, decision)
+		assert.Equal(t, surveys.DecisionEntered, decision)
 		require.Len(t, f.ledger(pid), 1)
 		assert.Equal(t, txID, f.ledger(pid)[0].ID)
 
 		err = f.m.Reject(f.ctx, f.acme, pid, c.CampaignID)
 		assert.Equal(t, "competition_already_entered", codeOf(err))
 		decision, _ = f.m.Decision(f.ctx, f.acme, pid, c.CampaignID)
-		assert.Equal(t, campaigns.DecisionEntered, decision)
+		assert.Equal(t, surveys.DecisionEntered, decision)
 	})
 }
 

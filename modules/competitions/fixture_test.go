@@ -12,9 +12,11 @@ import (
 
 	"github.com/canvass/canvass/locales"
 	"github.com/canvass/canvass/migrations/dbtest"
-	"github.com/canvass/canvass/migrations/dbtest/seed"
 	"github.com/canvass/canvass/modules/accounts"
 	"github.com/canvass/canvass/modules/campaigns"
+	"github.com/canvass/canvass/modules/surveys"
+	"github.com/canvass/canvass/modules/testsupport/campaignseed"
+	"github.com/canvass/canvass/modules/testsupport/seed"
 	"github.com/canvass/canvass/modules/wallet"
 	"github.com/canvass/canvass/modules/web"
 	"github.com/google/uuid"
@@ -33,6 +35,7 @@ type fixture struct {
 	m      *Module
 	wallet *wallet.Module
 	camps  *campaigns.Module
+	runs   *surveys.Module
 	acme   *web.Panel
 	globex *web.Panel
 	clock  time.Time
@@ -60,9 +63,10 @@ func newFixture(t testing.TB, db *gorm.DB) *fixture {
 	kit := web.NewKit("development", strings.Repeat("s", 32), log, loc, nil)
 	// The real campaign catalogue and survey engine: members complete a competition's
 	// campaign by answering it (its reward is not paid here: no payer).
-	f.camps = campaigns.New(campaigns.Deps{DB: db, Kit: kit, Log: log})
+	f.camps = campaigns.New(campaigns.Deps{DB: db, Log: log, Standing: surveys.Standing{}})
+	f.runs = surveys.New(surveys.Deps{DB: db, Kit: kit, Log: log, Catalogue: f.camps, Audience: f.camps.Audience})
 	f.m = New(Deps{
-		DB: db, Kit: kit, Log: log, Campaigns: f.camps, Ledger: f.wallet,
+		DB: db, Kit: kit, Log: log, Campaigns: f.camps, Completions: f.runs, Ledger: f.wallet,
 		Panels: func(context.Context) ([]*web.Panel, error) { return []*web.Panel{f.acme, f.globex}, nil },
 		Now:    func() time.Time { return f.clock },
 	})
@@ -94,14 +98,11 @@ func (f *fixture) fund(panel *web.Panel, pid string, amount int64) {
 // competition as the campaigns module describes it.
 func (f *fixture) competition(panel *web.Panel, prizeMinor int64, winners int, drawAt *time.Time) campaigns.CompetitionInfo {
 	f.t.Helper()
-	def := &campaigns.Definition{
-		UUID: uuid.NewString(), Type: campaigns.TypeCompetition, DefaultLanguage: "en", Name: campaigns.Text{"en": "Prize draw"},
-		Reward: "0.25", EstimatedMinutes: 1,
-		Competition: &campaigns.Competition{Prize: campaigns.Text{"en": "a $50 gift card", "es": "una tarjeta regalo de 50 $"}, Winners: winners, DrawAt: drawAt},
-		ThankYou:    campaigns.ThankYou{Kind: campaigns.ThankYouCompetitionInvitation},
-		Questions: []campaigns.Question{{ID: "q1", ControlType: campaigns.ControlRadio, Text: campaigns.Text{"en": "Pick one"},
-			Answers: []campaigns.Option{{ID: "yes", Text: campaigns.Text{"en": "Yes"}}, {ID: "no", Text: campaigns.Text{"en": "No"}}}}},
-	}
+	def := campaignseed.Definition("Prize draw", func(d *campaigns.Definition) {
+		d.Type, d.Reward, d.EstimatedMinutes = campaigns.TypeCompetition, "0.25", 1
+		d.Competition = &campaigns.Competition{Prize: campaigns.Text{"en": "a $50 gift card", "es": "una tarjeta regalo de 50 $"}, Winners: winners, DrawAt: drawAt}
+		d.ThankYou = campaigns.ThankYou{Kind: campaigns.ThankYouCompetitionInvitation}
+	})
 	if prizeMinor > 0 {
 		def.Competition.PrizeAmount = web.MoneyString(prizeMinor, panel.CurrencyCode)
 	}
@@ -123,10 +124,10 @@ func (f *fixture) entrant(panel *web.Panel, c campaigns.CompetitionInfo) string 
 // complete answers the campaign's question for the member, through the survey engine.
 func (f *fixture) complete(panel *web.Panel, pid, campaignID string) {
 	f.t.Helper()
-	who := campaigns.AudienceOf(&web.Member{ParticipantID: pid, LanguageCode: "en", Metadata: accounts.Metadata{"welcomeCampaignCompleted": true}}, "en")
-	_, err := f.camps.Go(f.ctx, panel, who, campaignID)
+	who := surveys.Member(campaigns.PersonOf(&web.Member{ParticipantID: pid, LanguageCode: "en", Metadata: accounts.Metadata{"welcomeCampaignCompleted": true}}, "en"))
+	_, err := f.runs.Go(f.ctx, panel, who, campaignID)
 	require.NoError(f.t, err)
-	res, err := f.camps.Answer(f.ctx, panel, who, campaignID, "q1", []byte(`{"answer":"yes"}`))
+	res, err := f.runs.Answer(f.ctx, panel, who, campaignID, "q1", []byte(`{"answer":"yes"}`))
 	require.NoError(f.t, err)
 	require.Equal(f.t, campaigns.StatusCompleted, res.Status)
 }

@@ -2,8 +2,8 @@ package competitions
 
 import "time"
 
-// Decisions a member may take on a competition invitation (campaigns.DecisionEntered and
-// campaigns.DecisionRejected).
+// Decisions a member may take on a competition invitation (surveys.DecisionEntered and
+// surveys.DecisionRejected).
 const (
 	DecisionEntered  = "entered"
 	DecisionRejected = "rejected"

@@ -17,12 +17,16 @@ import (
 	"gorm.io/gorm"
 )
 
-// Campaigns is what the module needs from the campaign catalogue: a campaign's competition,
-// a panel's competitions, and whether a member completed a campaign (only completers are
-// invited to its draw).
+// Campaigns is what the module needs from the campaign catalogue: a campaign's competition
+// and a panel's competitions.
 type Campaigns interface {
 	CompetitionOf(ctx context.Context, panel *web.Panel, campaignID string) (*campaigns.CompetitionInfo, error)
 	Competitions(ctx context.Context, panel *web.Panel) ([]campaigns.CompetitionInfo, error)
+}
+
+// Completions tells whether a member completed a campaign (the survey engine knows): only
+// completers are invited to its draw.
+type Completions interface {
 	Completed(ctx context.Context, panel *web.Panel, participantID, campaignID string) (bool, error)
 }
 
@@ -40,37 +44,36 @@ type Guard interface {
 
 // Deps are what the module needs from the app.
 type Deps struct {
-	DB        *gorm.DB
-	Kit       *web.Kit // translates the ledger titles; nil writes them in English
-	Log       *slog.Logger
-	Guard     Guard // needed by Routes only
-	Campaigns Campaigns
-	Ledger    Ledger
+	DB          *gorm.DB
+	Kit         *web.Kit // translates the ledger titles; nil writes them in English
+	Log         *slog.Logger
+	Guard       Guard // needed by Routes only
+	Campaigns   Campaigns
+	Completions Completions
+	Ledger      Ledger
 	// Panels lists every panel, so an operator may name a competition by its id alone.
 	Panels func(ctx context.Context) ([]*web.Panel, error)
 	Now    func() time.Time // nil: time.Now
 }
 
 type Module struct {
-	store     *Store
-	kit       *web.Kit
-	log       *slog.Logger
-	guard     Guard
-	campaigns Campaigns
-	ledger    Ledger
-	panels    func(ctx context.Context) ([]*web.Panel, error)
-	now       func() time.Time
+	store       *Store
+	kit         *web.Kit
+	log         *slog.Logger
+	guard       Guard
+	campaigns   Campaigns
+	completions Completions
+	ledger      Ledger
+	panels      func(ctx context.Context) ([]*web.Panel, error)
+	now         func() time.Time
 }
 
-// The module keeps the survey screen's competition decisions.
-var _ campaigns.CompetitionEntries = (*Module)(nil)
-
 func New(d Deps) *Module {
-	if d.DB == nil || d.Campaigns == nil || d.Ledger == nil {
-		panic("competitions: Deps.DB, Campaigns and Ledger are required")
+	if d.DB == nil || d.Campaigns == nil || d.Completions == nil || d.Ledger == nil {
+		panic("competitions: Deps.DB, Campaigns, Completions and Ledger are required")
 	}
 	m := &Module{
-		store: NewStore(d.DB), kit: d.Kit, log: d.Log, guard: d.Guard, campaigns: d.Campaigns,
+		store: NewStore(d.DB), kit: d.Kit, log: d.Log, guard: d.Guard, campaigns: d.Campaigns, completions: d.Completions,
 		ledger: d.Ledger, panels: d.Panels, now: d.Now,
 	}
 	if m.log == nil {

@@ -26,7 +26,7 @@ type Module struct {
 	guard Guard
 	ping  func(ctx context.Context) error
 	log   *slog.Logger
-	// FeedHandler, when set by the campaigns module, serves /feed instead of the empty frame.
+	// feed, when set by the feed module, serves /feed instead of the empty frame.
 	feed fiber.Handler
 }
 
@@ -68,7 +68,7 @@ func (m *Module) feedPage(c fiber.Ctx) error {
 	return m.kit.Render(c, fiber.StatusOK, home.Feed())
 }
 
-// SetFeed lets the campaigns module serve the feed page.
+// SetFeed lets the feed module serve the feed page.
 func (m *Module) SetFeed(h fiber.Handler) { m.feed = h }
 
 // errorPage is the spec's generic error screen with its query rules: title, desc or

@@ -11,9 +11,9 @@ import (
 
 	"github.com/canvass/canvass/locales"
 	"github.com/canvass/canvass/migrations/dbtest"
-	"github.com/canvass/canvass/migrations/dbtest/seed"
 	"github.com/canvass/canvass/modules/mobile/smstest"
 	"github.com/canvass/canvass/modules/ratelimit"
+	"github.com/canvass/canvass/modules/testsupport/seed"
 	"github.com/canvass/canvass/modules/web"
 	"github.com/gofiber/fiber/v3"
 	"github.com/stretchr/testify/assert"

@@ -14,8 +14,8 @@ import (
 
 	"github.com/canvass/canvass/locales"
 	"github.com/canvass/canvass/migrations/dbtest"
-	"github.com/canvass/canvass/migrations/dbtest/seed"
 	"github.com/canvass/canvass/modules/accounts"
+	"github.com/canvass/canvass/modules/testsupport/seed"
 	"github.com/canvass/canvass/modules/wallet"
 	"github.com/canvass/canvass/modules/web"
 	"github.com/google/uuid"

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/canvass/canvass/migrations/dbtest"
-	"github.com/canvass/canvass/migrations/dbtest/seed"
 	"github.com/canvass/canvass/modules/accounts"
+	"github.com/canvass/canvass/modules/testsupport/seed"
 	"github.com/canvass/canvass/modules/web"
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/assert"

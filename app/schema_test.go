@@ -1,0 +1,36 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/canvass/canvass/migrations/dbtest"
+	"github.com/canvass/canvass/modules/accounts"
+	"github.com/canvass/canvass/modules/campaigns"
+	"github.com/canvass/canvass/modules/competitions"
+	"github.com/canvass/canvass/modules/events"
+	"github.com/canvass/canvass/modules/feed"
+	"github.com/canvass/canvass/modules/mobile"
+	"github.com/canvass/canvass/modules/postcodes"
+	"github.com/canvass/canvass/modules/ratelimit"
+	"github.com/canvass/canvass/modules/redemptions"
+	"github.com/canvass/canvass/modules/surveys"
+	"github.com/canvass/canvass/modules/tenancy"
+	"github.com/canvass/canvass/modules/wallet"
+	"gorm.io/gorm"
+)
+
+// allModels is every GORM model of every module; a new module adds its Models() here.
+func allModels() []any {
+	var out []any
+	for _, models := range [][]any{
+		tenancy.Models(), accounts.Models(), ratelimit.Models(), campaigns.Models(), feed.Models(), surveys.Models(),
+		events.Models(), wallet.Models(), postcodes.Models(), mobile.Models(), redemptions.Models(), competitions.Models(),
+	} {
+		out = append(out, models...)
+	}
+	return out
+}
+
+func TestEveryModulesModelsMatchTheMigratedSchema(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *gorm.DB) { dbtest.ModelsMatchSchema(t, db, allModels()...) })
+}
