@@ -5,7 +5,7 @@ NPM     ?= npm
 RACE    := $(shell command -v gcc >/dev/null 2>&1 && echo -race)
 TESTENV := $(if $(RACE),CGO_ENABLED=1,)
 
-.PHONY: run build islands generate check-generated test test-go test-islands bench clean
+.PHONY: run build islands generate check-generated test test-go test-islands bench fuzz clean
 
 node_modules/.installed: package.json package-lock.json
 	$(NPM) install --no-audit --no-fund
@@ -54,6 +54,19 @@ bench: islands
 		grep -E 'req/s|seeded|^(ok|FAIL)' .tmp/load.log; \
 		if [ $$status -ne 0 ]; then cat .tmp/load.log; fi; exit $$status
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# Every Go fuzzer (func FuzzXxx in a *_test.go, found anew each run) for FUZZTIME each, one
+# at a time; the first crash stops the run (the failing input lands in the package's
+# testdata/fuzz/FuzzXxx/, where `make test` replays it). `make test` runs only the seeds.
+FUZZTIME ?= 30s
+fuzz:
+	@for file in $$(grep -rl --include='*_test.go' --exclude-dir=node_modules --exclude-dir=.tmp --exclude-dir=testdata '^func Fuzz' . | sort); do \
+		pkg=./$$(dirname $${file#./}); \
+		for name in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' $$file); do \
+			echo "== $$pkg $$name ($(FUZZTIME))"; \
+			$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+		done; \
+	done
 
 clean:
 	rm -rf bin static/dist/assets static/dist/.vite .tmp

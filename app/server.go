@@ -131,6 +131,10 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	f.Use(kit.AccessLog())
 	f.Use(kit.SecurityHeaders())
 	f.Use(kit.Recover())
+	// The one rule at the edge (web/input.go): the path, headers and cookies first, before
+	// the Host picks the panel; the query, form and body once the language is known and a
+	// forged form post has been turned away.
+	f.Use(kit.InputHeaders())
 	a.Home.Health(f)
 	f.Use("/static", staticmw.New("", staticmw.Config{
 		FS: static.FS,
@@ -148,6 +152,7 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	f.Use(a.Accounts.Session())
 	f.Use(kit.Locale())
 	f.Use(kit.CSRF())
+	f.Use(kit.InputFields())
 	a.Tenancy.Routes(f)
 	a.Accounts.Routes(f)
 	a.Feed.Routes(f)

@@ -37,6 +37,9 @@ type Page struct {
 	AnalyticsID string
 	// ClientMessages are the translations scripts need (toasts, islands), embedded as #i18n.
 	ClientMessages map[string]string
+	// FieldErrors are messages for fields of a form the request before this one sent back
+	// (a text refused at the edge), by field name; a form's inputs show them beside the field.
+	FieldErrors map[string]string
 }
 
 // PaymentNotice is the spec's notification.payment: credits that arrived since the member
@@ -88,6 +91,9 @@ func P(ctx context.Context) *Page {
 	}
 	return &Page{Lang: "en", AppName: "the app"}
 }
+
+// FieldError is the message a form sent back for the field name ("" when none).
+func FieldError(ctx context.Context, name string) string { return P(ctx).FieldErrors[name] }
 
 // T translates a message id in the request's language.
 func T(ctx context.Context, id string) string { return Tf(ctx, id, nil) }

@@ -107,7 +107,11 @@ func (s *Service) SaveProfile(ctx context.Context, panel *web.Panel, m *web.Memb
 			continue
 		}
 		if e := checkText(nil, field, v, max); e != nil {
-			verr = appendInvalid(verr, field, "error.too_long")
+			if verr == nil {
+				verr = e
+			} else {
+				verr.Details = append(verr.Details, e.Details...)
+			}
 			continue
 		}
 		changes[col] = v

@@ -104,14 +104,25 @@ func checkPassword(field, pw string) *web.Error {
 	return nil
 }
 
+// checkText refuses a one-line text that holds a line break or a NUL, or is longer than max,
+// adding the refusal to e (nil: a new error).
 func checkText(e *web.Error, field, v string, max int) *web.Error {
-	if utf8.RuneCountInString(v) > max || strings.ContainsAny(v, "\x00\r\n") {
-		if e == nil {
-			return web.Invalid(field, "error.too_long", map[string]any{"Max": max})
-		}
-		return e.Also(field, "error.too_long", map[string]any{"Max": max})
+	var id string
+	var data map[string]any
+	switch {
+	case strings.ContainsRune(v, 0):
+		id = "error.bad_characters"
+	case strings.ContainsAny(v, "\r\n"):
+		id = "error.single_line"
+	case utf8.RuneCountInString(v) > max:
+		id, data = "error.too_long", map[string]any{"Max": max}
+	default:
+		return e
 	}
-	return e
+	if e == nil {
+		return web.Invalid(field, id, data)
+	}
+	return e.Also(field, id, data)
 }
 
 // Register creates the account holder and participant and signs them in.

@@ -25,10 +25,18 @@ type authoringDoc struct {
 	lines    map[string]int // JSON pointer -> line of the member's key, or of the item
 	problems []Problem
 	nodes    int
+	depth    int // of the value being read
 }
 
 // maxAuthoringNodes bounds a document (and YAML alias expansion).
 const maxAuthoringNodes = 200_000
+
+// maxAuthoringDepth bounds nesting (a campaign nests about 8 levels): every level lengthens
+// the path of each value below it, and a YAML alias inside its own anchor nests forever.
+const maxAuthoringDepth = 64
+
+// tooDeep is the problem of a value nested deeper than maxAuthoringDepth.
+var tooDeep = fmt.Sprintf("the document nests deeper than %d levels", maxAuthoringDepth)
 
 func (d *authoringDoc) add(path string, line int, msg string) {
 	for _, p := range d.problems {
@@ -129,6 +137,12 @@ func (d *authoringDoc) yamlValue(n *yaml.Node, path string) any {
 		}
 		return nil
 	}
+	if d.depth >= maxAuthoringDepth {
+		d.add("", n.Line, tooDeep)
+		return nil
+	}
+	d.depth++
+	defer func() { d.depth-- }()
 	d.setLine(path, n.Line)
 	switch n.Kind {
 	case yaml.DocumentNode:
@@ -246,6 +260,12 @@ func (d *authoringDoc) fromJSON(data []byte) any {
 			d.add("", 0, "the document is too large")
 			return nil, false
 		}
+		if d.depth >= maxAuthoringDepth {
+			d.add("", lineAt(next(int(dec.InputOffset()))), tooDeep)
+			return nil, false
+		}
+		d.depth++
+		defer func() { d.depth-- }()
 		d.setLine(path, lineAt(next(int(dec.InputOffset()))))
 		tok, err := dec.Token()
 		if err != nil {

@@ -243,11 +243,11 @@ func ValidateAnswer(q *campaigns.Question, raw json.RawMessage) (any, error) {
 }
 
 func numberAnswer(raw json.RawMessage) (float64, error) {
-	var n float64
-	if json.Unmarshal(raw, &n) != nil || math.IsNaN(n) || math.IsInf(n, 0) {
+	var n *float64 // nil for null, which is no number (not 0)
+	if json.Unmarshal(raw, &n) != nil || n == nil || math.IsNaN(*n) || math.IsInf(*n, 0) {
 		return 0, badAnswer("error.answer_number", nil)
 	}
-	return n, nil
+	return *n, nil
 }
 
 func inRange(n float64, lo, hi *float64) error {
@@ -277,7 +277,7 @@ func hasOption(list []campaigns.Option, id string) bool {
 // optionList reads a list of distinct option ids of the question.
 func optionList(list []campaigns.Option, raw json.RawMessage) ([]string, error) {
 	var ids []string
-	if json.Unmarshal(raw, &ids) != nil {
+	if json.Unmarshal(raw, &ids) != nil || ids == nil { // nil: null, which is no list
 		return nil, badAnswer("error.answer_option", nil)
 	}
 	seen := map[string]bool{}

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"path"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -194,4 +195,38 @@ func MessageIDs(fsys fs.FS, lang string) ([]string, error) {
 		ids = append(ids, k)
 	}
 	return ids, nil
+}
+
+// messageActionRE and messageFieldRE find the {{.Name}} fields of a message template.
+var (
+	messageActionRE = regexp.MustCompile(`\{\{(.*?)\}\}`)
+	messageFieldRE  = regexp.MustCompile(`\.([A-Za-z_][A-Za-z0-9_]*)`)
+)
+
+// Placeholders lists the sorted, distinct {{.Name}} fields a message value names (a string,
+// or the plural forms of a map together), for the checks that every caller passes them.
+func Placeholders(v any) []string {
+	set := map[string]bool{}
+	var walk func(any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case string:
+			for _, action := range messageActionRE.FindAllStringSubmatch(v, -1) {
+				for _, f := range messageFieldRE.FindAllStringSubmatch(action[1], -1) {
+					set[f[1]] = true
+				}
+			}
+		case map[string]any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	walk(v)
+	out := make([]string, 0, len(set))
+	for f := range set {
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -161,6 +161,7 @@ func (k *Kit) Page(c fiber.Ctx) *views.Page {
 		}
 		k.ClearCookie(c, flashCookie)
 	}
+	p.FieldErrors = k.sentBackFields(c, p.Translate)
 	for _, f := range flashes(c) {
 		p.Flash = append(p.Flash, views.Flash{Type: f[0], Message: f[1]})
 	}

@@ -2,7 +2,6 @@ package web_test
 
 import (
 	"io/fs"
-	"regexp"
 	"sort"
 	"testing"
 
@@ -60,7 +59,7 @@ func TestEveryTranslationKeepsTheTemplatePlaceholdersOfEnglish(t *testing.T) {
 					continue // reported by the id completeness test
 				}
 				checked++
-				assert.Equal(t, placeholders(enValue), placeholders(value), "%s.yaml %s: %q", lang, id, value)
+				assert.Equal(t, web.Placeholders(enValue), web.Placeholders(value), "%s.yaml %s: %q", lang, id, value)
 			}
 			assert.NotZero(t, checked)
 		})
@@ -81,7 +80,7 @@ func TestPlaceholdersAreFoundWhateverTheirSpacing(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.want, placeholders(tc.value))
+			assert.Equal(t, tc.want, web.Placeholders(tc.value))
 		})
 	}
 }
@@ -94,36 +93,6 @@ func messages(t *testing.T, lang string) map[string]any {
 	var m map[string]any
 	require.NoError(t, yaml.Unmarshal(data, &m))
 	return m
-}
-
-var actionRE = regexp.MustCompile(`\{\{(.*?)\}\}`)
-var fieldRE = regexp.MustCompile(`\.([A-Za-z_][A-Za-z0-9_]*)`)
-
-// placeholders lists the sorted, distinct {{.X}} fields used by a message value.
-func placeholders(v any) []string {
-	set := map[string]bool{}
-	var walk func(any)
-	walk = func(v any) {
-		switch v := v.(type) {
-		case string:
-			for _, action := range actionRE.FindAllStringSubmatch(v, -1) {
-				for _, f := range fieldRE.FindAllStringSubmatch(action[1], -1) {
-					set[f[1]] = true
-				}
-			}
-		case map[string]any:
-			for _, x := range v {
-				walk(x)
-			}
-		}
-	}
-	walk(v)
-	out := []string{}
-	for f := range set {
-		out = append(out, f)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // without lists the elements of a that b lacks, sorted.

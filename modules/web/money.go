@@ -67,11 +67,12 @@ func digits(s string) bool {
 // MoneyString is the API's money format: major units with the currency's decimals ("25.00").
 func MoneyString(minor int64, currency string) string {
 	dec := CurrencyDecimals(currency)
-	sign := ""
+	// The magnitude as uint64: -minor overflows for math.MinInt64 ("--92233720368547758.08").
+	sign, magnitude := "", uint64(minor)
 	if minor < 0 {
-		sign, minor = "-", -minor
+		sign, magnitude = "-", -magnitude
 	}
-	s := strconv.FormatInt(minor, 10)
+	s := strconv.FormatUint(magnitude, 10)
 	if dec == 0 {
 		return sign + s
 	}
