@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"time"
@@ -125,8 +126,14 @@ func importDemoCampaigns(ctx context.Context, app *App, panelKey string) error {
 	return nil
 }
 
-// ApplyTenantFiles creates or updates the tenants described in YAML files (see README).
+// ApplyTenantFiles creates or updates the tenants described in YAML files (see README), and
+// prints on standard output every colour of each applied panel's theme that the contrast rule
+// had to adjust.
 func ApplyTenantFiles(ctx context.Context, app *App, files []string, log *slog.Logger) error {
+	return applyTenantFiles(ctx, app, files, log, os.Stdout)
+}
+
+func applyTenantFiles(ctx context.Context, app *App, files []string, log *slog.Logger, out io.Writer) error {
 	var errs []error
 	for _, name := range files {
 		data, err := os.ReadFile(name)
@@ -145,6 +152,20 @@ func ApplyTenantFiles(ctx context.Context, app *App, files []string, log *slog.L
 			continue
 		}
 		log.Info("tenant applied", "file", name, "panel", spec.Key, "uuid", id, "hosts", spec.Hosts)
+		reportThemeContrast(out, spec.Key, spec.AppTheme)
 	}
 	return errors.Join(errs...)
+}
+
+// reportThemeContrast prints, for a panel, each colour pair the theme's contrast rule had to
+// adjust ("panel northwind: --color-cta-ink #E07A1F → #AE5900 (2.76:1 → 4.55:1 on #F4F5F7)")
+// and each colour it could not read. The panel's own values are stored and emitted as set.
+func reportThemeContrast(w io.Writer, panel string, theme tenancy.AppTheme) {
+	theme = theme.Compact()
+	for _, field := range theme.Unreadable() {
+		fmt.Fprintf(w, "panel %s: %s %q is not a colour the contrast rule can read: its variants are derived from the default\n", panel, field, theme[field])
+	}
+	for _, a := range theme.Adjustments() {
+		fmt.Fprintf(w, "panel %s: %s\n", panel, a)
+	}
 }

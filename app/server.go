@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"strings"
 	"time"
 
 	"github.com/canvass/canvass/locales"
@@ -26,7 +25,6 @@ import (
 	"github.com/canvass/canvass/static"
 	"github.com/gofiber/fiber/v3"
 	"github.com/gofiber/fiber/v3/middleware/requestid"
-	staticmw "github.com/gofiber/fiber/v3/middleware/static"
 	"gorm.io/gorm"
 )
 
@@ -136,18 +134,18 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	// forged form post has been turned away.
 	f.Use(kit.InputHeaders())
 	a.Home.Health(f)
-	f.Use("/static", staticmw.New("", staticmw.Config{
-		FS: static.FS,
-		ModifyResponse: func(c fiber.Ctx) error {
-			// Built bundles are content-hashed and the stylesheet is versioned by query: cache for a year.
-			if strings.HasPrefix(c.Path(), "/static/dist/assets/") || c.Query("v") != "" {
-				c.Set(fiber.HeaderCacheControl, "public, max-age=31536000, immutable")
-			} else {
-				c.Set(fiber.HeaderCacheControl, "public, max-age=3600")
-			}
-			return nil
-		},
-	}))
+	// Static files with their build-time Brotli and gzip variants, prepared once per process
+	// (static/serve.go); then every other answer compressed as the client accepts, except those
+	// carrying a secret (BREACH notes in web/compress.go).
+	staticFiles, err := static.Embedded()
+	if err != nil {
+		return nil, fmt.Errorf("prepare static files: %w", err)
+	}
+	if stale := staticFiles.Stale(); len(stale) > 0 {
+		log.Warn("precompressed static files are older than their sources and are not served (run `make islands`)", "files", stale)
+	}
+	f.Use("/static", staticFiles.Handler())
+	f.Use(web.Compress())
 	f.Use(a.Tenancy.Middleware())
 	f.Use(a.Accounts.Session())
 	f.Use(kit.Locale())

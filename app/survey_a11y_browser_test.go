@@ -3,32 +3,27 @@ package main
 import (
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/canvass/canvass/modules/campaigns"
 	"github.com/go-rod/rod"
-	"github.com/go-rod/rod/lib/proto"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// axeViolations runs axe-core (injected from node_modules, outside the page's CSP) over the
-// survey box for WCAG 2.2 A and AA and lists what it finds.
+// axeViolations runs axe-core (axeRun in a11y_walk_browser_test.go) over the survey box for
+// WCAG 2.2 A and AA and lists what it finds.
 func axeViolations(t *testing.T, p *rod.Page, src string) []string {
 	t.Helper()
-	_, err := proto.RuntimeEvaluate{Expression: src}.Call(p)
-	require.NoError(t, err)
-	res := p.MustEval(`async () => {
-		const r = await axe.run(document.querySelector('[data-island="survey-box"]'),
-			{runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']}})
-		return r.violations.map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).join(', '))
-	}`)
 	var out []string
-	for _, v := range res.Arr() {
-		out = append(out, v.Str())
+	for _, v := range axeRun(t, p, src, `[data-island="survey-box"]`) {
+		var nodes []string
+		for _, n := range v.Nodes {
+			nodes = append(nodes, n.Target)
+		}
+		out = append(out, v.ID+": "+strings.Join(nodes, ", "))
 	}
 	return out
 }
@@ -36,10 +31,7 @@ func axeViolations(t *testing.T, p *rod.Page, src string) []string {
 // TestInChromiumAxeFindsNoWCAGViolationOnTheSurveyBoxForAnyControl walks a campaign with
 // every control in the survey-box island and runs axe-core on each question.
 func TestInChromiumAxeFindsNoWCAGViolationOnTheSurveyBoxForAnyControl(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("..", "node_modules", "axe-core", "axe.min.js"))
-	if err != nil {
-		t.Fatalf("axe-core is missing (npm install): %v", err)
-	}
+	src := axeSource(t)
 	b := newBrowserEnv(t)
 	everyControl(t, b.env)
 	api := b.member()
@@ -59,7 +51,7 @@ func TestInChromiumAxeFindsNoWCAGViolationOnTheSurveyBoxForAnyControl(t *testing
 				p.MustNavigate(b.url("localhost", "/survey/"+c.ID)).MustWaitLoad()
 				p.MustElement(surveyIsland)
 				p.MustWait(`() => !!document.querySelector('[data-island="survey-box"] .survey-question [aria-labelledby], [data-island="survey-box"] .survey-question input, [data-island="survey-box"] .survey-question select') && !document.querySelector('[data-island="survey-box"] .spinner')`)
-				v := axeViolations(t, p, string(src))
+				v := axeViolations(t, p, src)
 				assert.Empty(t, v, "%s question %s (%s)", c.Names.In("en", "en"), g.Question.ID, g.Question.ControlType)
 			}
 			body := answerFor(t, b.env, c.ID, g.Question.ID)
@@ -81,9 +73,15 @@ const everyControlID = "0e1f3a5c-7b9d-4e2f-8a6c-000000000024"
 // the demo campaigns, without their routes, so one walk meets all 24 controls.
 func everyControl(t *testing.T, e *env) {
 	t.Helper()
+	everyControlIn(t, e, "demo", everyControlID)
+}
+
+// everyControlIn imports "Every control" into a panel under the given uuid and returns it.
+func everyControlIn(t *testing.T, e *env, panelKey, id string) string {
+	t.Helper()
 	var rows []campaigns.Campaign
 	require.NoError(t, e.db.Where("panel_id = (SELECT id FROM panels WHERE key = ?)", "demo").Find(&rows).Error)
-	def := &campaigns.Definition{UUID: everyControlID, Type: campaigns.TypeSurvey, DefaultLanguage: "en", Name: campaigns.Text{"en": "Every control"}, Reward: "0.10", EstimatedMinutes: 10, Priority: 1000}
+	def := &campaigns.Definition{UUID: id, Type: campaigns.TypeSurvey, DefaultLanguage: "en", Name: campaigns.Text{"en": "Every control"}, Reward: "0.10", EstimatedMinutes: 10, Priority: 1000}
 	seen := map[string]bool{}
 	for _, r := range rows {
 		for _, q := range r.Definition.Questions {
@@ -96,8 +94,9 @@ func everyControl(t *testing.T, e *env) {
 			def.Questions = append(def.Questions, q)
 		}
 	}
-	panel, err := e.app.Tenancy.PanelByKey(t.Context(), "demo")
+	panel, err := e.app.Tenancy.PanelByKey(t.Context(), panelKey)
 	require.NoError(t, err)
 	_, err = e.app.Campaigns.Import(t.Context(), panel, []*campaigns.Definition{def})
 	require.NoError(t, err)
+	return id
 }

@@ -36,9 +36,11 @@ func (m *Mails) send(ctx context.Context, panel *web.Panel, ah *AccountHolder, l
 	if data["Name"] != "" {
 		greeting = tr("mail.greeting")
 	}
-	cta, ctaText := panel.CTAColor, "#ffffff"
-	if cta == "" {
-		cta = "#1AC0B4"
+	// The panel's button colours, with text that reads on them; a panel resolved without a
+	// theme gets the default theme's black button with white text.
+	cta, ctaText := panel.CTAColor, panel.CTAText
+	if cta == "" || ctaText == "" {
+		cta, ctaText = "#000000", "#ffffff"
 	}
 	props := mailviews.ActionProps{
 		Lang: lang, AppName: app, Title: tr(prefix + ".subject"), Greeting: greeting, Body: tr(prefix + ".body"),

@@ -1,7 +1,6 @@
 package mobile
 
 import (
-	"crypto/subtle"
 	"time"
 
 	"github.com/canvass/canvass/modules/web"
@@ -16,7 +15,7 @@ import (
 func sameSiteGET(c fiber.Ctx) error {
 	switch {
 	case c.Get("pp-token") != "", c.Query("pp-token") != "", c.Query("token") != "":
-	case c.Get(web.CSRFHeader) != "" && subtle.ConstantTimeCompare([]byte(c.Get(web.CSRFHeader)), []byte(web.CSRFToken(c))) == 1:
+	case web.CSRFMatches(c, c.Get(web.CSRFHeader)):
 	case c.Get("Sec-Fetch-Site") == "same-origin":
 	default:
 		return web.Fail(fiber.StatusForbidden, "error.csrf", nil)

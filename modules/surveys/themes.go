@@ -41,19 +41,19 @@ const (
 
 var surveyThemes = map[string]SurveyTheme{
 	Theme1GUID: {GUID: Theme1GUID, Name: "theme1", KeyName: "v1_radio", FontWeights: specFontWeights, Styles: map[string]string{
-		"header_background": "var(--color-background, #fff)", "header_text_color": "var(--color-primary, #475369)",
-		"progress_bar_color": "var(--color-cta, #1AC0B4)", "progress_track_color": "#e3e6ea",
+		"header_background": "var(--color-background, #fff)", "header_text_color": "var(--color-primary-ink, #475369)",
+		"progress_bar_color": "var(--color-cta-ui, #009D93)", "progress_track_color": "#e3e6ea",
 		"footer_background": "var(--color-background, #fff)", "button_color": "var(--color-cta, #1AC0B4)",
-		"button_text_color": "var(--color-cta-text, #fff)", "answer_border_color": "#c9ced6",
-		"answer_selected_color": "var(--color-cta, #1AC0B4)", "answer_text_color": "var(--color-text, #444)",
+		"button_text_color": "var(--color-cta-contrast, #fff)", "answer_border_color": "#868e99",
+		"answer_selected_color": "var(--color-cta-ui, #009D93)", "answer_text_color": "var(--color-text-ink, #444)",
 		"question_font_weight": "700", "answer_font_weight": "400", "title_font_weight": "600",
 	}},
 	Theme2GUID: {GUID: Theme2GUID, Name: "theme2", KeyName: "v2_tickbox", FontWeights: specFontWeights, Styles: map[string]string{
-		"header_background": "var(--color-primary, #475369)", "header_text_color": "var(--color-header-text, #fff)",
+		"header_background": "var(--color-primary, #475369)", "header_text_color": "var(--color-header-contrast, #fff)",
 		"progress_bar_color": "var(--color-highlight, #4169e1)", "progress_track_color": "rgba(0,0,0,.12)",
 		"footer_background": "#f4f5f7", "button_color": "var(--color-primary, #475369)",
-		"button_text_color": "#fff", "answer_border_color": "var(--color-primary, #475369)",
-		"answer_selected_color": "var(--color-highlight, #4169e1)", "answer_text_color": "var(--color-text, #444)",
+		"button_text_color": "var(--color-header-contrast, #fff)", "answer_border_color": "var(--color-primary-ink, #475369)",
+		"answer_selected_color": "var(--color-highlight, #4169e1)", "answer_text_color": "var(--color-text-ink, #444)",
 		"question_font_weight": "800", "answer_font_weight": "600", "title_font_weight": "700",
 	}},
 }

@@ -95,7 +95,8 @@ func toWeb(l *loaded) *web.Panel {
 		FaviconURL:      theme["logo_favicon_url"],
 		LoginPageURL:    l.Panel.LoginPageURL,
 		LogoutPageURL:   l.Panel.LogoutPageURL,
-		CTAColor:        validColourOrEmpty(theme["color_cta"]),
+		CTAColor:        theme.Value("--color-cta"),
+		CTAText:         theme.Value("--color-cta-contrast"),
 	}
 	for _, o := range l.Panel.AppSettings.EmbedOrigins {
 		if web.ValidOrigin(o) {
@@ -112,11 +113,4 @@ func toWeb(l *loaded) *web.Panel {
 		p.Hosts = append(p.Hosts, d.Host)
 	}
 	return p
-}
-
-func validColourOrEmpty(v string) string {
-	if ValidColour(v) {
-		return v
-	}
-	return ""
 }

@@ -28,9 +28,12 @@ type Panel struct {
 	FaviconURL      string
 	LoginPageURL    string
 	LogoutPageURL   string
-	CTAColor        string
-	Hosts           []string // the panel's domains, for redirect allow-listing
-	EmbedOrigins    []string // other origins that may frame the panel's /embed/ pages
+	// CTAColor is the panel's call-to-action colour (its theme's, else the default) and CTAText
+	// the text that reads on it (WCAG AA), for what cannot use the theme's CSS (mail).
+	CTAColor     string
+	CTAText      string
+	Hosts        []string // the panel's domains, for redirect allow-listing
+	EmbedOrigins []string // other origins that may frame the panel's /embed/ pages
 }
 
 // Language is one language a panel offers.

@@ -12,7 +12,8 @@ import (
 )
 
 // CSRF follows ARCHITECTURE.md section 6: a signed double-submit token bound to the session,
-// sent as the XSRF-TOKEN cookie and accepted as the X-XSRF-TOKEN header or the _csrf form field.
+// sent as the XSRF-TOKEN cookie and accepted as the X-XSRF-TOKEN header or the _csrf form field,
+// raw (the cookie's value) or masked (what pages render, see maskCSRF).
 const (
 	CSRFCookie = "XSRF-TOKEN"
 	CSRFHeader = "X-XSRF-TOKEN"
@@ -49,10 +50,59 @@ func (k *Kit) validCSRF(token, binding string) bool {
 	return hmac.Equal([]byte(sig), []byte(k.signCSRF(binding, nonce)))
 }
 
-// CSRFToken returns the request's token (set by the CSRF middleware) for forms and meta tags.
+// CSRFToken returns the request's token (set by the CSRF middleware) for forms and meta tags,
+// masked afresh at each call (maskCSRF): pages render it this way. "" before the middleware ran.
 func CSRFToken(c fiber.Ctx) string {
 	t, _ := c.Locals(csrfKey).(string)
-	return t
+	if t == "" {
+		return ""
+	}
+	return maskCSRF(t)
+}
+
+// CSRFMatches tells whether sent, as a page or script sends it back (masked from a page, or the
+// XSRF-TOKEN cookie's raw value), is the request's token: for checks outside the middleware,
+// such as the guarded GETs of the mobile module.
+func CSRFMatches(c fiber.Ctx, sent string) bool {
+	t, _ := c.Locals(csrfKey).(string)
+	raw := unmaskCSRF(sent)
+	return t != "" && raw != "" && subtle.ConstantTimeCompare([]byte(raw), []byte(t)) == 1
+}
+
+// maskCSRF hides token behind a fresh one-time pad, base64url(pad || token XOR pad), so that
+// the token's bytes differ in every response. Every page carries the token and reflects text a
+// request chose (the current URL in links, /error?title=, a form sent back); compressed, such a
+// page would otherwise let another site guess the token byte by byte from response lengths
+// (BREACH). The cookie keeps the raw token: headers are never compressed into the body.
+func maskCSRF(token string) string {
+	n := len(token)
+	b := make([]byte, 2*n)
+	if _, err := rand.Read(b[:n]); err != nil {
+		panic(err)
+	}
+	for i := range n {
+		b[n+i] = token[i] ^ b[i]
+	}
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// unmaskCSRF returns the token a sent value stands for: a raw token (nonce.signature, which
+// the masked form never contains since base64url has no dot) as it is, a masked one unmasked,
+// and "" for anything else.
+func unmaskCSRF(sent string) string {
+	if strings.Contains(sent, ".") {
+		return sent
+	}
+	b, err := base64.RawURLEncoding.DecodeString(sent)
+	if err != nil || len(b) == 0 || len(b)%2 != 0 {
+		return ""
+	}
+	n := len(b) / 2
+	out := make([]byte, n)
+	for i := range n {
+		out[i] = b[i] ^ b[n+i]
+	}
+	return string(out)
 }
 
 // CSRF issues the token cookie and checks every unsafe request that relies on cookies.
@@ -79,6 +129,8 @@ func (k *Kit) CSRF() fiber.Handler {
 		if sent == "" {
 			sent = c.FormValue(CSRFField)
 		}
+		// Pages send the token masked, scripts may send the cookie's raw value: both unmask to it.
+		sent = unmaskCSRF(sent)
 		if sent == "" || subtle.ConstantTimeCompare([]byte(sent), []byte(c.Cookies(CSRFCookie))) != 1 || !k.validCSRF(sent, binding) {
 			return Fail(fiber.StatusForbidden, "error.csrf", nil)
 		}

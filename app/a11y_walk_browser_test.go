@@ -1,0 +1,840 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/canvass/canvass/modules/accounts"
+	"github.com/canvass/canvass/modules/campaigns"
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/input"
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The accessibility walk: axe-core over every page a visitor or a member can reach, on both
+// demo tenants, in every language of each panel, at a phone's and a laptop's width. A page
+// route that is neither walked nor skipped (with its reason) fails the walk, so a page added
+// later joins it.
+
+// a11yTags are WCAG 2.0, 2.1 and 2.2 at levels A and AA, as axe-core tags its rules.
+var a11yTags = []string{"wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"}
+
+// a11yWidths are a small phone and a laptop, in CSS pixels.
+var a11yWidths = []int{360, 1280}
+
+// axeSource is axe-core as npm installed it; the tests inject it outside the page's CSP.
+func axeSource(t *testing.T) string {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("..", "node_modules", "axe-core", "axe.min.js"))
+	if err != nil {
+		t.Fatalf("axe-core is missing (npm install): %v", err)
+	}
+	return string(src)
+}
+
+// axeSkipped are the rules CANVASS_A11Y_SKIP names (comma-separated axe rule ids, and
+// "reflow" for the walk's own reflow check), for a local run while someone else fixes them;
+// by default every rule runs.
+func axeSkipped() []string {
+	out := []string{}
+	for _, id := range strings.Split(os.Getenv("CANVASS_A11Y_SKIP"), ",") {
+		if id = strings.TrimSpace(id); id != "" {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// axeViolation is one rule axe-core found broken, with the elements that break it.
+type axeViolation struct {
+	ID     string    `json:"id"`
+	Impact string    `json:"impact"`
+	Help   string    `json:"help"`
+	Nodes  []axeNode `json:"nodes"`
+}
+
+// axeNode is one failing element: its selector, and for colour contrast the numbers.
+type axeNode struct {
+	Target string `json:"target"`
+	Detail string `json:"detail"`
+}
+
+// axeRunJS runs axe-core over the element a selector names (the whole document for "") after
+// two frames, so a viewport change has been laid out and islands have re-rendered.
+const axeRunJS = `async (selector, tags, skip) => {
+	await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))
+	const rules = {}
+	const known = new Set(axe.getRules().map((r) => r.ruleId))
+	for (const id of skip) if (known.has(id)) rules[id] = {enabled: false}
+	const context = selector ? document.querySelector(selector) : document
+	const r = await axe.run(context, {runOnly: {type: 'tag', values: tags}, rules, resultTypes: ['violations'], iframes: false})
+	const detail = (n) => {
+		for (const c of [...n.any, ...n.all, ...n.none]) {
+			const d = c.data
+			if (d && d.contrastRatio !== undefined) {
+				return d.contrastRatio + ':1, ' + d.fgColor + ' on ' + d.bgColor + ' (' + d.fontSize + ' ' + d.fontWeight + '; needs ' + d.expectedContrastRatio + ')'
+			}
+		}
+		return ''
+	}
+	return r.violations.map((v) => ({id: v.id, impact: v.impact || '', help: v.help,
+		nodes: v.nodes.map((n) => ({target: n.target.map(String).join(' '), detail: detail(n)}))}))
+}`
+
+// axeRun injects axe-core into the page's document (once) and lists what it finds for WCAG
+// 2.0-2.2 A and AA within the selector ("" for the whole document).
+func axeRun(t *testing.T, p *rod.Page, src, selector string) []axeViolation {
+	t.Helper()
+	if !p.MustEval(`() => typeof window.axe === 'object'`).Bool() {
+		_, err := proto.RuntimeEvaluate{Expression: src}.Call(p)
+		require.NoError(t, err)
+	}
+	var out []axeViolation
+	require.NoError(t, p.MustEval(axeRunJS, selector, a11yTags, axeSkipped()).Unmarshal(&out))
+	return out
+}
+
+// reflowJS finds what makes the page scroll sideways (WCAG 1.4.10 Reflow; axe-core has no
+// rule for it): the innermost elements that reach past the viewport and no clipping or
+// scrolling box of theirs holds in. Empty when the page fits its width.
+const reflowJS = `() => {
+	const root = document.documentElement, vw = root.clientWidth
+	if (root.scrollWidth <= vw + 1) return []
+	// Held in: inside a box that clips or scrolls within the viewport, or that is fixed to it.
+	const held = (el) => {
+		for (let a = el; a && a !== root && a !== document.body; a = a.parentElement) {
+			const st = getComputedStyle(a)
+			if (st.position === 'fixed') return true
+			if (a !== el && st.overflowX !== 'visible' && a.getBoundingClientRect().right <= vw + 1) return true
+		}
+		return false
+	}
+	const over = [...document.body.querySelectorAll('*')].filter((el) => {
+		const r = el.getBoundingClientRect()
+		return r.width > 1 && r.right > vw + 1 && !held(el)
+	})
+	const name = (el) => el.localName + (el.id ? '#' + el.id : '') + [...el.classList].map((c) => '.' + c).join('') +
+		(el.getAttribute('name') ? '[name="' + el.getAttribute('name') + '"]' : '')
+	const page = {target: 'html', detail: root.scrollWidth + 'px wide in a ' + vw + 'px viewport'}
+	return [page, ...over.filter((el) => !over.some((o) => o !== el && el.contains(o))).slice(0, 8).map((el) => ({target: name(el), detail: ''}))]
+}`
+
+// reflowRun is the reflow check as an axe-style violation, or nil when the page fits.
+func reflowRun(t *testing.T, p *rod.Page) *axeViolation {
+	t.Helper()
+	if slices.Contains(axeSkipped(), "reflow") {
+		return nil
+	}
+	var nodes []axeNode
+	require.NoError(t, p.MustEval(reflowJS).Unmarshal(&nodes))
+	if len(nodes) == 0 {
+		return nil
+	}
+	return &axeViolation{ID: "reflow", Impact: "serious", Help: "Content must fit the viewport's width without scrolling sideways (WCAG 1.4.10)", Nodes: nodes}
+}
+
+// Who a page is seen by: each is one signed-in (or not) browser page per tenant.
+const (
+	a11yVisitor   = "visitor"
+	a11yMember    = "member"    // past every gate, welcome campaign done
+	a11yNewcomer  = "newcomer"  // just joined: terms not accepted, email not validated, welcome campaign due
+	a11ySuspended = "suspended" // suspended by an operator
+)
+
+// a11yVisit brings one page, or a series of states of it, to where axe checks it.
+type a11yVisit struct {
+	name string
+	// routes are the registered GET routes (as Fiber lists them) whose pages the visit renders.
+	routes []string
+	who    string
+	// embed: the page is one other sites frame. Its cookies (the language among them) are
+	// partitioned and SameSite=None, and would shadow the app's own, so it has its own session.
+	embed bool
+	// noScript: the page's scripts are blocked at the network, so axe checks what the server
+	// renders for a browser without JavaScript (the islands' fallbacks).
+	noScript bool
+	// only names the one tenant the visit applies to, "" for both.
+	only string
+	run  func(w *a11yWalk, s *a11ySession)
+}
+
+// a11ySkipped are the GET routes outside /api/ and /ah/api/ that render no page of their own.
+var a11ySkipped = map[string]string{
+	"/healthz":                          "plain-text probe",
+	"/readyz":                           "plain-text probe",
+	"/":                                 "redirects to /feed",
+	"/survey/:campaignUuid/leave":       "redirects to the feed or the stored return address",
+	"/embed/survey/:campaignUuid/leave": "redirects like /survey/:campaignUuid/leave",
+	"/embed/widget/:campaignUuid/leave": "redirects like /survey/:campaignUuid/leave",
+	"/survey/:campaignUuid/preview/:lang/:exp/:sig/go": "JSON for the preview's survey box",
+}
+
+// a11yVisits are every page the app renders, in the states worth checking. The 404 page has
+// no route of its own (the fallback renders it); the "Unexpected Application Error!" page,
+// written without templates after a panic or a failed render, cannot be reached on purpose.
+func a11yVisits() []a11yVisit {
+	page := func(name, route, who, path string) a11yVisit {
+		return a11yVisit{name: name, routes: []string{route}, who: who, run: func(w *a11yWalk, s *a11ySession) {
+			w.open(s, path)
+			w.check(s, name)
+		}}
+	}
+	return []a11yVisit{
+		// Visitors.
+		page("login", "/login", a11yVisitor, "/login"),
+		{name: "login, refused", routes: []string{"/login"}, who: a11yVisitor, run: func(w *a11yWalk, s *a11ySession) {
+			w.open(s, "/login")
+			w.submit(s, "form[action='/login'] button[type=submit]") // empty: the fields' errors
+			w.check(s, "login, refused")
+		}},
+		page("join", "/join", a11yVisitor, "/join"),
+		{name: "join, refused", routes: []string{"/join"}, who: a11yVisitor, run: func(w *a11yWalk, s *a11ySession) {
+			w.open(s, "/join")
+			fill(s.p(), map[string]string{"#f-email": "not-an-email", "#f-password": "short"})
+			w.submit(s, "form button[type=submit]")
+			w.check(s, "join, refused")
+		}},
+		page("join by invitation", "/join/invite/:inviteId", a11yVisitor, "/join/invite/a11y-invitation"),
+		page("forgot password", "/forgot-password", a11yVisitor, "/forgot-password"),
+		{name: "forgot password, sent", routes: []string{"/password-recovery"}, who: a11yVisitor, run: func(w *a11yWalk, s *a11ySession) {
+			w.open(s, "/password-recovery")
+			fill(s.p(), map[string]string{"#f-email": "nobody-" + w.lang + "@" + s.tenant.key + ".test"})
+			w.submit(s, "form button[type=submit]")
+			w.check(s, "forgot password, sent")
+		}},
+		{name: "reset password", routes: []string{"/reset-password"}, who: a11yVisitor, run: func(w *a11yWalk, s *a11ySession) {
+			w.open(s, "/reset-password?token="+url.QueryEscape(s.tenant.resetToken))
+			w.check(s, "reset password")
+			w.open(s, "/reset-password?token=not-a-token")
+			w.check(s, "reset password, link spent")
+		}},
+		page("signed out", "/logout", a11yVisitor, "/logout"),
+		page("email validated", "/email-validation-done", a11yVisitor, "/email-validation-done"),
+		page("email validation failed", "/validate-email/confirm", a11yVisitor, "/validate-email/confirm?token=not-a-token"),
+		page("error", "/error", a11yVisitor, "/error"),
+		page("maintenance", "/maintenance", a11yVisitor, "/maintenance"),
+		{name: "not found", who: a11yVisitor, run: func(w *a11yWalk, s *a11ySession) {
+			w.open(s, "/no-such-page")
+			w.check(s, "not found")
+		}},
+		{name: "embed, sign in first", routes: []string{"/embed/survey/:campaignUuid/*"}, who: a11yVisitor, embed: true, run: func(w *a11yWalk, s *a11ySession) {
+			w.open(s, "/embed/survey/"+s.tenant.ids["invitation"])
+			w.check(s, "embed, sign in first")
+		}},
+		{name: "survey preview", routes: []string{"/survey/:campaignUuid/preview/:lang/:exp/:sig/"}, who: a11yVisitor, run: func(w *a11yWalk, s *a11ySession) {
+			panel, err := w.b.app.Tenancy.PanelByKey(context.Background(), s.tenant.key)
+			require.NoError(w.t, err)
+			w.open(s, w.b.app.Surveys.PreviewLink(panel, s.tenant.ids["invitation"], w.lang, time.Now().Add(time.Hour), ""))
+			w.waitSurveyBox(s)
+			w.check(s, "survey preview")
+		}},
+
+		// Members.
+		{name: "feed", routes: []string{"/feed"}, who: a11yMember, run: func(w *a11yWalk, s *a11ySession) {
+			w.open(s, "/feed")
+			w.check(s, "feed")
+			p := s.p()
+			if p.MustHas(".feed-card-report summary") {
+				p.MustElement(".feed-card-report summary").MustClick()
+				w.check(s, "feed, report form open")
+			}
+		}},
+		{name: "survey invitation", routes: []string{"/survey/:campaignUuid/*"}, who: a11yMember, run: func(w *a11yWalk, s *a11ySession) {
+			w.open(s, "/survey/"+s.tenant.ids["invitation"])
+			w.check(s, "survey invitation")
+			w.open(s, "/survey/"+s.tenant.ids["draw"])
+			w.check(s, "survey invitation, competition")
+		}},
+		{name: "survey box", routes: []string{"/survey/:campaignUuid/*"}, who: a11yMember, run: (*a11yWalk).everyControl},
+		{name: "thank-you", routes: []string{"/survey/:campaignUuid/*"}, who: a11yMember, run: func(w *a11yWalk, s *a11ySession) {
+			w.open(s, "/survey/"+s.tenant.ids["thanks"])
+			w.waitSurveyBox(s)
+			w.check(s, "thank-you")
+			w.open(s, "/survey/"+s.tenant.ids["drawDone"])
+			w.waitSurveyBox(s)
+			w.check(s, "thank-you, competition")
+			w.open(s, "/survey/"+s.tenant.ids["drawEntered"])
+			w.waitSurveyBox(s)
+			w.check(s, "thank-you, competition entered")
+		}},
+		{name: "survey box without JavaScript", routes: []string{"/survey/:campaignUuid/*"}, who: a11yMember, noScript: true, run: (*a11yWalk).everyPlainControl},
+		{name: "survey box without JavaScript, refused", routes: []string{"/survey/:campaignUuid/*"}, who: a11yMember, noScript: true, run: func(w *a11yWalk, s *a11ySession) {
+			w.open(s, "/survey/"+s.tenant.ids["refused"])
+			w.submit(s, "form.survey-question button[type=submit]") // no answer chosen
+			s.p().MustElement(".survey-question .form-error")
+			w.check(s, "survey box without JavaScript, refused")
+		}},
+		{name: "thank-you without JavaScript", routes: []string{"/survey/:campaignUuid/*"}, who: a11yMember, noScript: true, run: func(w *a11yWalk, s *a11ySession) {
+			w.open(s, "/survey/"+s.tenant.ids["thanks"])
+			w.check(s, "thank-you without JavaScript")
+			w.open(s, "/survey/"+s.tenant.ids["drawDone"])
+			w.check(s, "thank-you, competition without JavaScript")
+		}},
+		{name: "transactions without JavaScript", routes: []string{"/transactions"}, who: a11yMember, noScript: true, run: func(w *a11yWalk, s *a11ySession) {
+			w.open(s, "/transactions")
+			w.check(s, "transactions without JavaScript")
+			if s.p().MustHas("details.tx-month:not([open]) .tx-month-detail a") {
+				// Without JavaScript a month opens through its link, on the server.
+				href := *s.p().MustElement("details.tx-month:not([open]) .tx-month-detail a").MustAttribute("href")
+				w.open(s, href)
+				w.check(s, "transactions, month open without JavaScript")
+			}
+		}},
+		{name: "embedded survey", routes: []string{"/embed/survey/:campaignUuid/*"}, who: a11yMember, embed: true, run: func(w *a11yWalk, s *a11ySession) {
+			w.open(s, "/embed/survey/"+s.tenant.ids["invitation"])
+			w.check(s, "embedded survey invitation")
+			w.open(s, "/embed/survey/"+s.tenant.ids["thanks"])
+			w.waitSurveyBox(s)
+			w.check(s, "embedded survey thank-you")
+		}},
+		{name: "widget", routes: []string{"/embed/widget/:campaignUuid/*"}, who: a11yMember, embed: true, run: func(w *a11yWalk, s *a11ySession) {
+			w.open(s, "/embed/widget/"+s.tenant.ids["widget"])
+			w.waitSurveyBox(s)
+			w.check(s, "widget")
+		}},
+		{name: "transactions", routes: []string{"/transactions", "/transactions/months/:year<int>/:month<int>"}, who: a11yMember, run: func(w *a11yWalk, s *a11ySession) {
+			w.open(s, "/transactions")
+			w.check(s, "transactions")
+			p := s.p()
+			if p.MustHas("details.tx-month:not([open]) summary") {
+				// Opening a month swaps in /transactions/months/Y/M (htmx).
+				p.MustElement("details.tx-month:not([open]) summary").MustClick()
+				p.MustWait(`() => !!document.querySelector('details.tx-month[open] .tx-list, details.tx-month[open] .tx-empty')`)
+				w.check(s, "transactions, month open")
+			}
+			// The filters island swaps the results in place.
+			p.MustElement(`[data-island="transaction-filters"] input[name=filter][value=competitions]`).MustParent().MustClick()
+			p.MustWait(`() => new URL(location.href).searchParams.get('filter') === 'competitions' && !document.querySelector('#tx-results[aria-busy]')`)
+			w.check(s, "transactions, competitions")
+		}},
+		{name: "redemptions", routes: []string{"/redemptions"}, who: a11yMember, run: func(w *a11yWalk, s *a11ySession) {
+			w.open(s, "/redemptions")
+			w.check(s, "redemptions")
+			if s.p().MustHas(".redeem-form") {
+				fill(s.p(), map[string]string{"#f-amount": "lots"})
+				w.submit(s, ".redeem-form button[type=submit]")
+				w.check(s, "redemptions, refused")
+			}
+		}},
+		{name: "settings", routes: []string{"/settings"}, who: a11yMember, run: func(w *a11yWalk, s *a11ySession) {
+			w.open(s, "/settings")
+			w.check(s, "settings")
+			w.submit(s, "form[action='/settings'] button[type=submit]") // saved as it was: the toast
+			s.p().MustElement(".toasts .toast")
+			w.check(s, "settings, saved")
+		}},
+		{name: "mobile", routes: []string{"/settings/mobile"}, who: a11yMember, run: func(w *a11yWalk, s *a11ySession) {
+			w.open(s, "/settings/mobile")
+			w.check(s, "mobile")
+			fill(s.p(), map[string]string{"#f-phone": "12"})
+			w.submit(s, "#mobile-send")
+			s.p().MustElement("#f-phone[aria-invalid=true]")
+			w.check(s, "mobile, refused")
+		}},
+		page("terms, accepted", "/terms", a11yMember, "/terms"),
+
+		// A member who has just joined.
+		{name: "feed, welcome campaign first", routes: []string{"/feed"}, who: a11yNewcomer, only: "demo", // Northwind holds the newcomer at its terms gate
+			run: func(w *a11yWalk, s *a11ySession) {
+				w.open(s, "/feed")
+				w.check(s, "feed, welcome campaign first")
+			}},
+		page("accept terms", "/accept-terms-and-conditions", a11yNewcomer, "/accept-terms-and-conditions"),
+		page("validate email", "/validate-email", a11yNewcomer, "/validate-email"),
+
+		// A suspended member.
+		page("suspended", "/suspended", a11ySuspended, "/suspended"),
+	}
+}
+
+// a11yTenant is a demo tenant with the members and campaigns the walk needs.
+type a11yTenant struct {
+	key, code, host, name string
+	langs                 []string
+	emails                map[string]string // by who
+	password              string
+	ids                   map[string]string // campaign uuids by role
+	resetToken            string
+	postcode              string  // the start of one of the panel's postcodes
+	api                   *client // the member's API client
+	sessions              map[string]*a11ySession
+}
+
+// a11ySession is one browser page (its own cookies) seen by one kind of person on one tenant.
+type a11ySession struct {
+	tenant   *a11yTenant
+	who      string
+	noScript bool
+	page     *rod.Page
+}
+
+// p is the session's page with a fresh 30 s deadline (a deadline is fixed when it is set).
+func (s *a11ySession) p() *rod.Page { return s.page.Timeout(30 * time.Second) }
+
+// a11yFinding is one rule broken on one page state, tenant, language and width.
+type a11yFinding struct {
+	axeViolation
+	page, tenant, lang string
+	width              int
+}
+
+// a11yWalk is the walk under way: the language it is in, and what axe found so far.
+type a11yWalk struct {
+	t        *testing.T
+	b        *browserEnv
+	src      string
+	lang     string
+	findings []a11yFinding
+	runs     int
+	axeTime  time.Duration            // in axe-core and the reflow check
+	took     map[string]time.Duration // by visit
+	states   map[string]bool          // page state × tenant × language
+	pages    map[string]bool          // page states
+}
+
+// open navigates the session's page to a path in the walk's language (?lang= becomes a cookie
+// and, for a member, their language, and is removed by a redirect) and waits for its islands.
+func (w *a11yWalk) open(s *a11ySession, path string) {
+	w.t.Helper()
+	sep := "?"
+	if strings.Contains(path, "?") {
+		sep = "&"
+	}
+	p := s.p()
+	p.MustNavigate(w.b.url(s.tenant.host, path+sep+"lang="+w.lang)).MustWaitLoad()
+	w.settle(s)
+	require.Equal(w.t, w.lang, p.MustEval(`() => document.documentElement.lang`).String(), "%s on %s", path, s.tenant.key)
+}
+
+// submit presses a form's button and waits for the page it leads to.
+func (w *a11yWalk) submit(s *a11ySession, selector string) {
+	w.t.Helper()
+	submit(s.p(), selector)
+	w.settle(s)
+}
+
+// settle waits until every island on the page has mounted (or given up).
+func (w *a11yWalk) settle(s *a11ySession) {
+	if s.noScript {
+		return
+	}
+	s.p().MustWait(`() => [...document.querySelectorAll('[data-island]')].every((el) => ['mounted', 'failed'].includes(el.dataset.islandState))`)
+}
+
+// waitSurveyBox waits until the survey box shows its question or outcome, not its spinner.
+func (w *a11yWalk) waitSurveyBox(s *a11ySession) {
+	s.p().MustWait(`() => { const box = document.querySelector('[data-island="survey-box"][data-island-state="mounted"]')
+		return !!box && !box.querySelector('.spinner') && !!box.querySelector('.survey-question, .thank-you, .sb-widget, [role=status]') }`)
+}
+
+// check runs axe over the whole document at each width and keeps what it finds.
+func (w *a11yWalk) check(s *a11ySession, page string) {
+	w.t.Helper()
+	p := s.p()
+	for _, width := range a11yWidths {
+		height := 800
+		if width < 600 {
+			height = 740
+		}
+		require.NoError(w.t, proto.EmulationSetDeviceMetricsOverride{Width: width, Height: height, DeviceScaleFactor: 1, Mobile: width < 600}.Call(p))
+		began := time.Now()
+		found := axeRun(w.t, p, w.src, "")
+		if v := reflowRun(w.t, p); v != nil {
+			found = append(found, *v)
+		}
+		w.axeTime += time.Since(began)
+		if dir := os.Getenv("CANVASS_SCREENSHOTS"); dir != "" {
+			name := a11yFileName.ReplaceAllString(fmt.Sprintf("a11y-%s-%s-%d-%s", s.tenant.key, w.lang, width, page), "-")
+			p.MustScreenshotFullPage(filepath.Join(dir, name+".png"))
+		}
+		for _, v := range found {
+			for i := range v.Nodes {
+				// A card's or a question's id is a uuid: the same element on each card reads alike.
+				v.Nodes[i].Target = a11yUUID.ReplaceAllString(v.Nodes[i].Target, "*")
+			}
+			w.findings = append(w.findings, a11yFinding{axeViolation: v, page: page, tenant: s.tenant.name, lang: w.lang, width: width})
+		}
+		w.runs++
+	}
+	w.states[page+"|"+s.tenant.key+"|"+w.lang] = true
+	w.pages[page] = true
+}
+
+// everyControl walks the tenant's copy of "Every control" for the walk's language: each of
+// the 24 answer controls in the survey box, answered through the API between checks.
+func (w *a11yWalk) everyControl(s *a11ySession) { w.controls(s, false) }
+
+// everyPlainControl is everyControl without JavaScript: the server's plain forms.
+func (w *a11yWalk) everyPlainControl(s *a11ySession) { w.controls(s, true) }
+
+func (w *a11yWalk) controls(s *a11ySession, plain bool) {
+	t := w.t
+	role, page := "controls:"+w.lang, "survey box: "
+	if plain {
+		role, page = "plain controls:"+w.lang, "survey box without JavaScript: "
+	}
+	id := s.tenant.ids[role]
+	base := "/api/v1/" + s.tenant.code + "/campaigns/" + id
+	g := decodeJSON[goResultJSON](t, s.tenant.api.get(base+"/go"), http.StatusOK)
+	seen := map[string]bool{}
+	for i := 0; g.Question != nil && i < 40; i++ {
+		if ct := g.Question.ControlType; !seen[ct] {
+			seen[ct] = true
+			w.open(s, "/survey/"+id)
+			if !plain {
+				s.p().MustWait(`() => !!document.querySelector('[data-island="survey-box"] .survey-question [aria-labelledby], [data-island="survey-box"] .survey-question input, [data-island="survey-box"] .survey-question select') && !document.querySelector('[data-island="survey-box"] .spinner')`)
+			}
+			w.check(s, page+ct)
+			if ct == campaigns.ControlLocation && !plain {
+				// The postcode search with its suggestions open and one of them active.
+				p := s.p()
+				p.MustElement(`[data-island="survey-box"] input[role=combobox]`).MustInput(s.tenant.postcode)
+				p.MustElement(`[data-island="survey-box"] [role=listbox] [role=option]`)
+				p.Keyboard.MustType(input.ArrowDown)
+				p.MustElement(`[data-island="survey-box"] [role=option][aria-selected=true]`)
+				w.check(s, "survey box: location, suggestions open")
+			}
+		}
+		g = decodeJSON[goResultJSON](t, s.tenant.api.postJSON(base+"/question/"+g.Question.ID, answerFor(t, w.b.env, id, g.Question.ID)), http.StatusOK)
+	}
+	var missing []string
+	for _, ct := range campaigns.ControlTypes {
+		if !seen[ct] {
+			missing = append(missing, ct)
+		}
+	}
+	assert.Empty(t, missing, "every control was checked on %s in %s", s.tenant.key, w.lang)
+}
+
+// session is the tenant's browser page for one kind of person (in frames or not), signed
+// in on first use.
+func (w *a11yWalk) session(tn *a11yTenant, v a11yVisit) *a11ySession {
+	key := v.who
+	if v.embed {
+		key += " (embedded)"
+	}
+	if v.noScript {
+		key += " (without JavaScript)"
+	}
+	if s := tn.sessions[key]; s != nil {
+		return s
+	}
+	who := v.who
+	s := &a11ySession{tenant: tn, who: who, noScript: v.noScript, page: w.b.page(w.t, "about:blank").CancelTimeout()}
+	blockVideos(s.page)
+	if v.noScript {
+		router := s.page.HijackRequests()
+		router.MustAdd("*/static/dist/*.js", func(h *rod.Hijack) { h.Response.Fail(proto.NetworkErrorReasonBlockedByClient) })
+		go router.Run()
+		w.t.Cleanup(func() { _ = router.Stop() })
+	}
+	if who != a11yVisitor {
+		p := s.p()
+		p.MustNavigate(w.b.url(tn.host, "/login")).MustWaitLoad()
+		fill(p, map[string]string{"#f-email": tn.emails[who], "#f-password": tn.password})
+		submit(p, "button[type=submit]")
+		require.NotEqual(w.t, "/login", path(p), "%s signs in on %s", who, tn.key)
+	}
+	tn.sessions[key] = s
+	return s
+}
+
+// a11yImport imports a campaign of one radio question into a panel and returns its uuid.
+func a11yImport(t *testing.T, e *env, panelKey, name string, edit ...func(*campaigns.Definition)) string {
+	t.Helper()
+	def := &campaigns.Definition{UUID: uuid.NewString(), Type: campaigns.TypeSurvey, DefaultLanguage: "en", Name: campaigns.Text{"en": name},
+		Description: campaigns.Text{"en": "A short survey for the accessibility walk."}, Reward: "0.50", EstimatedMinutes: 2, Priority: 900,
+		Questions: []campaigns.Question{choiceQuestion("season", "Which season do you like best?", "winter", "summer")}}
+	for _, f := range edit {
+		f(def)
+	}
+	panel, err := e.app.Tenancy.PanelByKey(t.Context(), panelKey)
+	require.NoError(t, err)
+	_, err = e.app.Campaigns.Import(t.Context(), panel, []*campaigns.Definition{def})
+	require.NoError(t, err)
+	return def.UUID
+}
+
+func a11yDraw(d *campaigns.Definition) {
+	drawAt := time.Now().UTC().AddDate(0, 1, 0).Truncate(time.Hour)
+	d.Type = campaigns.TypeCompetition
+	d.Competition = &campaigns.Competition{Prize: campaigns.Text{"en": "a gift card"}, PrizeAmount: "50.00", Winners: 1, DrawAt: &drawAt,
+		Terms: campaigns.Text{"en": "One winner, drawn at random from the members who enter."}}
+	d.ThankYou = campaigns.ThankYou{Kind: campaigns.ThankYouCompetitionInvitation, Title: campaigns.Text{"en": "Thanks for your answers!"}}
+}
+
+var (
+	a11yFileName   = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+	a11yUUID       = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+	a11yResetToken = regexp.MustCompile(`reset-password\?token=([A-Za-z0-9_\-.~%]+)`)
+)
+
+// setUp creates the tenant's members and campaigns, and brings each campaign to the state a
+// visit checks: completed (thank-you), completed competitions (entered or not).
+func (w *a11yWalk) setUp(tn *a11yTenant) {
+	t, e, ctx := w.t, w.b.env, context.Background()
+	panel, err := e.app.Tenancy.PanelByKey(ctx, tn.key)
+	require.NoError(t, err)
+	svc := e.app.Accounts.Service()
+	for who, email := range tn.emails {
+		if email == DemoEmail {
+			continue
+		}
+		md := accounts.Metadata{"welcomeCampaignCompleted": who != a11yNewcomer}
+		require.NoError(t, svc.EnsureMember(ctx, panel, accounts.RegisterInput{Email: email, Password: tn.password, FirstName: "Alex", AcceptTerms: true, LanguageCode: "en"}, md))
+		change := map[string]any{}
+		switch who {
+		case a11yNewcomer:
+			change = map[string]any{"accepted_terms_at": nil, "email_validated_at": nil}
+		case a11ySuspended:
+			change = map[string]any{"status": accounts.StatusSuspended}
+		}
+		if len(change) > 0 {
+			require.NoError(t, e.db.Model(&accounts.AccountHolder{}).Where("panel_id = ? AND email_normalized = ?", panel.ID, accounts.NormalizeEmail(email)).Updates(change).Error)
+		}
+	}
+	// The member's API client, which moves the survey box between the page's checks.
+	tn.api = e.client(tn.host)
+	require.Equal(t, http.StatusSeeOther, tn.api.login(tn.emails[a11yMember], tn.password).StatusCode)
+
+	tn.ids = map[string]string{
+		"invitation":  a11yImport(t, e, tn.key, "A walk in the park"),
+		"draw":        a11yImport(t, e, tn.key, "Spring prize draw", a11yDraw),
+		"thanks":      a11yImport(t, e, tn.key, "Quick thoughts"),
+		"drawDone":    a11yImport(t, e, tn.key, "Summer prize draw", a11yDraw),
+		"drawEntered": a11yImport(t, e, tn.key, "Autumn prize draw", a11yDraw),
+		"widget":      a11yImport(t, e, tn.key, "One quick question"),
+		"refused":     a11yImport(t, e, tn.key, "Seasons"),
+	}
+	for _, lang := range tn.langs {
+		tn.ids["controls:"+lang] = everyControlIn(t, e, tn.key, uuid.NewString())
+		tn.ids["plain controls:"+lang] = everyControlIn(t, e, tn.key, uuid.NewString())
+	}
+	decodeJSON[goResultJSON](t, tn.api.get("/api/v1/"+tn.code+"/campaigns/"+tn.ids["refused"]+"/go"), http.StatusOK) // started
+	for _, role := range []string{"thanks", "drawDone", "drawEntered"} {
+		base := "/api/v1/" + tn.code + "/campaigns/" + tn.ids[role]
+		decodeJSON[goResultJSON](t, tn.api.get(base+"/go"), http.StatusOK)
+		g := decodeJSON[goResultJSON](t, tn.api.postJSON(base+"/question/season", `{"answer":"winter"}`), http.StatusOK)
+		require.Equal(t, "completed", g.CampaignStatus)
+	}
+	res := tn.api.decide("/api/v1/" + tn.code + "/campaigns/" + tn.ids["drawEntered"] + "/enter-competition/" + campaigns.CompetitionID(tn.ids["drawEntered"]))
+	require.Equal(t, http.StatusOK, res.StatusCode, res.Body)
+
+	if tn.key == "northwind" {
+		// Northwind's member has asked for a code: the mobile page shows the code form.
+		pid, err := svc.ParticipantByEmail(ctx, panel, tn.emails[a11yMember])
+		require.NoError(t, err)
+		_, err = e.app.Mobile.Service().Send(ctx, panel, pid, "en", "+447700900461", "", "country")
+		require.NoError(t, err)
+	}
+
+	// A reset link for the member, mailed as the forgot-password form would have it.
+	visitor := e.client(tn.host)
+	visitor.get("/forgot-password")
+	visitor.postForm("/forgot-password", url.Values{"email": {tn.emails[a11yMember]}})
+	mail := e.smtp.WaitFor(t, tn.emails[a11yMember], 10*time.Second)
+	m := a11yResetToken.FindStringSubmatch(mail.Text + mail.HTML)
+	require.NotNil(t, m, mail.Text)
+	tn.resetToken, err = url.QueryUnescape(m[1])
+	require.NoError(t, err)
+	tn.sessions = map[string]*a11ySession{}
+}
+
+// a11yPageRoutes are the registered GET routes that are not API calls. Ask an app that is not
+// listening: Fiber adds its HEAD routes when it starts, and reading them meanwhile is a race.
+func a11yPageRoutes(app *App) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range app.Fiber.GetRoutes(true) {
+		if r.Method != http.MethodGet || strings.HasPrefix(r.Path, "/api/") || strings.HasPrefix(r.Path, "/ah/api/") || seen[r.Path] {
+			continue
+		}
+		seen[r.Path] = true
+		out = append(out, r.Path)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestInChromiumAxeFindsNoWCAGViolationOnAnyPageInAnyLanguageOrWidth runs axe-core (WCAG
+// 2.0-2.2, A and AA) on every visitor and member page, on both demo tenants, in every
+// language of each panel, at 360 px and 1280 px, and lists everything it finds at the end.
+//
+// Each state is brought about once per tenant and language, then checked at both widths by
+// resizing the viewport (no reload; islands follow media queries). Every visitor or member
+// kind keeps one browser page per tenant, signed in once.
+//
+// The survey box is checked for all 24 controls, with JavaScript and without, at both widths
+// in every language. Measured on the 2-core machine: the whole walk takes 2.5-3.5 minutes,
+// the survey box about 35 s of it with JavaScript and 30 s without, and its second width
+// costs only the axe runs (about 0.1 s each, some 25 s for the 240 of them), not page loads.
+// That is cheap enough to keep: the phone layouts differ (the grid becomes fieldsets below
+// 768 px; the plain image choices overflowed a 360 px screen).
+func TestInChromiumAxeFindsNoWCAGViolationOnAnyPageInAnyLanguageOrWidth(t *testing.T) {
+	src := axeSource(t)
+	b := newBrowserEnv(t)
+	visits := a11yVisits()
+
+	// Every page route is walked or skipped with its reason, and neither list names a route
+	// the app does not have.
+	routes := a11yPageRoutes(newEnv(t, "sqlite").app)
+	walked := map[string]bool{}
+	for _, v := range visits {
+		for _, r := range v.routes {
+			walked[r] = true
+		}
+	}
+	for _, r := range routes {
+		if !walked[r] && a11ySkipped[r] == "" {
+			t.Errorf("GET %s renders a page the accessibility walk neither visits nor skips: add a visit to a11yVisits (or, if it renders no page, a reason to a11ySkipped) in app/a11y_walk_browser_test.go", r)
+		}
+	}
+	for r := range walked {
+		if !slices.Contains(routes, r) {
+			t.Errorf("the accessibility walk visits %s, which is no registered GET route", r)
+		}
+	}
+	for r := range a11ySkipped {
+		if !slices.Contains(routes, r) {
+			t.Errorf("the accessibility walk skips %s, which is no registered GET route", r)
+		}
+	}
+
+	w := &a11yWalk{t: t, b: b, src: src, took: map[string]time.Duration{}, states: map[string]bool{}, pages: map[string]bool{}}
+	tenants := []*a11yTenant{
+		{key: "demo", code: "demo", host: "localhost", name: "Canvass Demo", langs: []string{"en", "es"}, password: DemoPassword, postcode: "021",
+			emails: map[string]string{a11yMember: DemoEmail, a11yNewcomer: "newcomer@demo.test", a11ySuspended: "suspended@demo.test"}},
+		{key: "northwind", code: "northwind", host: "northwind.localhost", name: "Northwind", langs: []string{"en", "ru", "zh"}, password: "northwind-pass-1", postcode: "AB1",
+			emails: map[string]string{a11yMember: "member@northwind.test", a11yNewcomer: "newcomer@northwind.test", a11ySuspended: "suspended@northwind.test"}},
+	}
+	for _, tn := range tenants {
+		panel, err := b.app.Tenancy.PanelByKey(t.Context(), tn.key)
+		require.NoError(t, err)
+		var langs []string
+		for _, l := range panel.Languages {
+			langs = append(langs, l.Code)
+		}
+		require.ElementsMatch(t, tn.langs, langs, "the walk covers every language of %s", tn.key)
+	}
+
+	start := time.Now()
+	for _, tn := range tenants {
+		w.setUp(tn)
+	}
+	setUp := time.Since(start)
+	for _, tn := range tenants {
+		for _, lang := range tn.langs {
+			w.lang = lang
+			for _, v := range visits {
+				if v.only != "" && v.only != tn.key {
+					continue
+				}
+				began := time.Now()
+				v.run(w, w.session(tn, v))
+				w.took[v.name] += time.Since(began)
+			}
+		}
+	}
+	t.Logf("axe checked %d page states (%d visits) on %d tenants in every language: %d page × tenant × language combinations × %d widths = %d axe runs in %s (set-up %s, axe %s)",
+		len(w.pages), len(visits), len(tenants), len(w.states), len(a11yWidths), w.runs, time.Since(start).Round(time.Second), setUp.Round(time.Second), w.axeTime.Round(time.Second))
+	names := make([]string, 0, len(w.took))
+	for name := range w.took {
+		names = append(names, name)
+	}
+	sort.Slice(names, func(i, j int) bool { return w.took[names[i]] > w.took[names[j]] })
+	for i, name := range names {
+		names[i] = fmt.Sprintf("%s %s", name, w.took[name].Round(100*time.Millisecond))
+	}
+	t.Logf("time by visit: %s", strings.Join(names, ", "))
+	if skip := axeSkipped(); len(skip) > 0 {
+		t.Logf("CANVASS_A11Y_SKIP left out: %s", strings.Join(skip, ", "))
+	}
+	if len(w.findings) > 0 {
+		t.Errorf("%s", a11yReport(w.findings))
+	}
+}
+
+// a11yReport lists the findings by rule, then page, then element, with where each was seen,
+// after a table of rules and nodes per page.
+func a11yReport(findings []a11yFinding) string {
+	type key struct{ rule, page string }
+	nodes := map[key]map[string][]string{} // element -> where
+	rules := map[string]axeViolation{}
+	for _, f := range findings {
+		rules[f.ID] = f.axeViolation
+		k := key{f.ID, f.page}
+		if nodes[k] == nil {
+			nodes[k] = map[string][]string{}
+		}
+		where := fmt.Sprintf("%s %s %dpx", f.tenant, f.lang, f.width)
+		for _, n := range f.Nodes {
+			el := n.Target
+			if n.Detail != "" {
+				el += ": " + n.Detail
+			}
+			if !slices.Contains(nodes[k][el], where) {
+				nodes[k][el] = append(nodes[k][el], where)
+			}
+		}
+	}
+	var sb strings.Builder
+	// Per page: rules broken and distinct failing elements (occurrences over tenants, languages and widths).
+	perPage := map[string][3]int{}
+	for k, els := range nodes {
+		c := perPage[k.page]
+		c[0]++
+		c[1] += len(els)
+		for _, where := range els {
+			c[2] += len(where)
+		}
+		perPage[k.page] = c
+	}
+	pages := make([]string, 0, len(perPage))
+	for p := range perPage {
+		pages = append(pages, p)
+	}
+	sort.Strings(pages)
+	fmt.Fprintf(&sb, "axe-core found WCAG 2.0-2.2 A/AA violations on %d page states:\n", len(pages))
+	for _, p := range pages {
+		c := perPage[p]
+		fmt.Fprintf(&sb, "  %-40s %d rules, %d elements (%d occurrences)\n", p, c[0], c[1], c[2])
+	}
+	ids := make([]string, 0, len(rules))
+	for id := range rules {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		v := rules[id]
+		fmt.Fprintf(&sb, "\n%s (%s): %s\n", id, v.Impact, v.Help)
+		for _, p := range pages {
+			els := nodes[key{id, p}]
+			if len(els) == 0 {
+				continue
+			}
+			fmt.Fprintf(&sb, "  %s\n", p)
+			list := make([]string, 0, len(els))
+			for el := range els {
+				list = append(list, el)
+			}
+			sort.Strings(list)
+			for _, el := range list {
+				fmt.Fprintf(&sb, "    %s\n      on %s\n", el, strings.Join(els[el], ", "))
+			}
+		}
+	}
+	return sb.String()
+}
