@@ -5,7 +5,7 @@ NPM     ?= npm
 RACE    := $(shell command -v gcc >/dev/null 2>&1 && echo -race)
 TESTENV := $(if $(RACE),CGO_ENABLED=1,)
 
-.PHONY: run build islands generate check-generated test test-go test-islands bench fuzz clean
+.PHONY: run build islands generate check-generated test test-go test-islands bench profile fuzz clean
 
 node_modules/.installed: package.json package-lock.json
 	$(NPM) install --no-audit --no-fund
@@ -51,6 +51,8 @@ test-go:
 # tenants (TestLighthouseRun, some 20-40 s a page).
 bench: islands
 	@mkdir -p .tmp
+	CANVASS_BENCH=1 $(GO) test -count=1 -timeout 30m -run '^TestCeilingRun$$' -v ./app/ > .tmp/ceiling.log 2>&1; status=$$?; \
+		grep -vE '^(=== |--- |    --- |PASS$$)' .tmp/ceiling.log; exit $$status
 	$(GO) test -count=1 -run 'TestInChromiumPagesStayWithinTheirWeightBudgetsOnTheWire|TestLoadRun' -v ./app/ > .tmp/weight.log 2>&1; status=$$?; \
 		grep -E 'on the wire|heaviest answer control|req/s|^(ok|FAIL|---)|^    --- FAIL' .tmp/weight.log; \
 		if [ $$status -ne 0 ]; then cat .tmp/weight.log; fi; exit $$status
@@ -62,6 +64,17 @@ bench: islands
 		grep -E 'Lighthouse |^(ok|FAIL)' .tmp/lighthouse.log; \
 		if [ $$status -ne 0 ]; then cat .tmp/lighthouse.log; fi; exit $$status
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# CPU and allocation profiles of one target of the ceiling run under load (on PostgreSQL when
+# CANVASS_TEST_POSTGRES_URL is set, else SQLite), with the top functions printed; the
+# profiles stay in .tmp/profile for `go tool pprof`. TARGET is one of: ceiling login balance
+# feed-api transactions feed survey go answer.
+TARGET ?= feed
+profile: islands
+	@mkdir -p .tmp/profile
+	CANVASS_BENCH=1 CANVASS_PROFILE_TARGET=$(TARGET) CANVASS_PROFILE_DIR=$(CURDIR)/.tmp/profile CANVASS_BENCH_SECONDS=10 \
+		$(GO) test -count=1 -timeout 30m -run '^TestCeilingRun$$' -v ./app/ > .tmp/profile.log 2>&1; status=$$?; \
+		grep -vE '^(=== |--- |    --- |PASS$$)' .tmp/profile.log; exit $$status
 
 # Every Go fuzzer (func FuzzXxx in a *_test.go, found anew each run) for FUZZTIME each, one
 # at a time; the first crash stops the run (the failing input lands in the package's

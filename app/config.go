@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
+
+	"github.com/canvass/canvass/modules/tenancy"
 )
 
 // Config is read once from the environment (ARCHITECTURE.md section 3) and passed down.
@@ -24,6 +27,12 @@ type Config struct {
 	BaseURL string
 	// SMSURL names the SMS provider (twilio://SID:TOKEN@api.twilio.com?from=...); empty logs the codes.
 	SMSURL string
+	// PprofAddr, when set, serves Go's profiles (/debug/pprof/) on their own listener, never on
+	// a panel's domain: `make profile` reads them. Keep it on loopback.
+	PprofAddr string
+	// PanelCacheTTL is how long each process keeps a panel (theme, domains, languages) before
+	// reading it again: the bound on how long another process's change takes to show.
+	PanelCacheTTL time.Duration
 }
 
 func LoadConfig(getenv func(string) string) (Config, error) {
@@ -43,7 +52,13 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		MailFrom:    get("CANVASS_MAIL_FROM", "no-reply@canvass.local"),
 		BaseURL:     strings.TrimRight(get("CANVASS_BASE_URL", ""), "/"),
 		SMSURL:      get("CANVASS_SMS_URL", ""),
+		PprofAddr:   get("CANVASS_PPROF_ADDR", ""),
 	}
+	ttl, err := time.ParseDuration(get("CANVASS_PANEL_CACHE_TTL", tenancy.DefaultCacheTTL.String()))
+	if err != nil || ttl <= 0 {
+		return cfg, fmt.Errorf("CANVASS_PANEL_CACHE_TTL must be a positive duration such as 1m or 5s, not %q", getenv("CANVASS_PANEL_CACHE_TTL"))
+	}
+	cfg.PanelCacheTTL = ttl
 	if cfg.Secret == "" && cfg.Env != "production" {
 		// Development and staging derive a stable key so sessions survive restarts; production must set one.
 		sum := sha256.Sum256([]byte("canvass-development-secret:" + cfg.DatabaseURL))

@@ -217,6 +217,13 @@ func serve(ctx context.Context, cfg Config, db *gorm.DB, log *slog.Logger) error
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if cfg.PprofAddr != "" {
+		stopProfiles, err := serveProfiles(cfg.PprofAddr, log)
+		if err != nil {
+			return err
+		}
+		defer stopProfiles()
+	}
 	errc := make(chan error, 1)
 	go func() {
 		log.Info("canvass listening", "addr", cfg.Addr, "env", cfg.Env, "database", dialectName(cfg.DatabaseURL))

@@ -81,6 +81,9 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	limiter := ratelimit.New(db)
 	a := &App{Kit: kit}
 	a.Tenancy = tenancy.New(db, kit)
+	if cfg.PanelCacheTTL > 0 {
+		a.Tenancy.CacheFor(cfg.PanelCacheTTL)
+	}
 	a.Accounts = accounts.New(accounts.Deps{DB: db, Kit: kit, Limiter: limiter, Mail: mail, Log: log, BaseURL: cfg.BaseURL})
 	a.Wallet = wallet.New(wallet.Deps{DB: db, Kit: kit, Log: log, Guard: a.Accounts, PanelOf: accounts.PanelOfParticipant})
 	a.Campaigns = campaigns.New(campaigns.Deps{DB: db, Log: log, Standing: surveys.Standing{}})

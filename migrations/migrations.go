@@ -13,7 +13,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/glebarez/sqlite"
+	"github.com/libtnb/sqlite"
+	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/pressly/goose/v3"
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
@@ -49,7 +50,11 @@ func Open(url string) (*gorm.DB, error) {
 			}
 		}
 		dsn := "file:" + path + "?_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_txlock=immediate"
-		db, err := gorm.Open(sqlite.Open(dsn), cfg)
+		d, err := driverNamed(sqlite.DriverName)
+		if err != nil {
+			return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+		}
+		db, err := gorm.Open(&sqlite.Dialector{DSN: dsn, Conn: countingDB(d, dsn)}, cfg)
 		if err != nil {
 			return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 		}
@@ -61,7 +66,7 @@ func Open(url string) (*gorm.DB, error) {
 		sqlDB.SetMaxOpenConns(8)
 		return db, nil
 	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
-		db, err := gorm.Open(postgres.Open(url), cfg)
+		db, err := gorm.Open(postgres.New(postgres.Config{DSN: url, Conn: countingDB(stdlib.GetDefaultDriver(), url)}), cfg)
 		if err != nil {
 			return nil, fmt.Errorf("open postgres: %w", err)
 		}

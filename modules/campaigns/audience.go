@@ -3,6 +3,8 @@ package campaigns
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -48,12 +50,14 @@ func (p Person) WelcomeCompleted() bool {
 // dobField is the profile field holding the person's date of birth (YYYY-MM-DD).
 const dobField = "metadata.dateOfBirth"
 
-// StandingJoin adds a person's standing with each campaign to a query over the catalogue
-// (alias c): a LEFT JOIN of one row or none per campaign, as alias s, with the columns id,
-// status, seen_at and hidden_at. The survey engine keeps standing (its participations) and
-// publishes this join, so a list stays one query without this module knowing that table.
+// StandingJoin is a person's standing with campaigns, which the survey engine keeps (its
+// participations) and publishes without this module knowing that table: JoinStanding adds it
+// to a query over the catalogue (alias c) as a LEFT JOIN of one row or none per campaign, as
+// alias s, with the columns id, status, seen_at and hidden_at; Standings reads all of it by
+// campaign id, over db.
 type StandingJoin interface {
 	JoinStanding(q *gorm.DB, personID string) *gorm.DB
+	Standings(db *gorm.DB, personID string) (map[string]Standing, error)
 }
 
 // Audience is the audience rule over the catalogue and the people's standing.
@@ -201,45 +205,45 @@ type ListQuery struct {
 }
 
 // Visible lists up to n campaigns the person may see, after the first offset of them, in
-// feed order (priority, then newest first). SQL reads what the rule's SQL half lets through;
-// CanSee decides the rest, reading on while rows drop out.
+// feed order (priority, then newest first): the panel's live list (this process's copy, see
+// ListTTL) with the person's standings (one query), through CanSee.
 func (a *Audience) Visible(ctx context.Context, panel *web.Panel, p Person, q ListQuery, n, offset int) ([]Listing, error) {
 	if a.standing == nil {
 		return nil, errNoStanding
 	}
-	f := listFilter{ListQuery: q, PanelID: panel.ID, PersonID: p.ID, Language: p.Language, Now: a.now().UTC()}
+	now := a.now().UTC()
+	live, err := a.store.live(ctx, panel.ID, now)
+	if err != nil {
+		return nil, err
+	}
+	standings, err := a.standing.Standings(a.store.db.WithContext(ctx), p.ID)
+	if err != nil {
+		return nil, fmt.Errorf("standings of %s: %w", p.ID, err)
+	}
 	var out []Listing
 	skipped := 0
-	// A little more than n: a few rows may fail profile targeting, and every row read is
-	// scanned and sent for nothing if it is not shown.
-	batch := n + n/4 + 2
-	for {
-		f.Limit = batch
-		rows, err := a.store.list(ctx, f, a.standing)
-		if err != nil {
-			return nil, err
+	for i := range live {
+		if live[i].IsWelcome != q.Welcome || (q.Competitions && !live[i].IsCompetition) || slices.Contains(q.Skip, live[i].ID) {
+			continue
 		}
-		for _, r := range rows {
-			if canSee(&r, p, f.Now) != "" {
-				continue
-			}
-			if skipped < offset {
-				skipped++
-				continue
-			}
-			if err := r.decodeTexts(); err != nil {
-				return nil, err
-			}
-			out = append(out, r)
-			if len(out) == n {
-				return out, nil
-			}
+		l := live[i] // a copy: the live list is shared
+		l.Standing = standings[l.ID]
+		if (q.Unseen && l.Standing.SeenAt != nil) || (q.Started && l.Standing.StatusOrNew() != StatusStarted) {
+			continue
 		}
-		if len(rows) < batch {
-			return out, nil
+		if canSee(&l, p, now) != "" {
+			continue
 		}
-		f.Offset += batch
+		if skipped < offset {
+			skipped++
+			continue
+		}
+		out = append(out, l)
+		if len(out) == n {
+			break
+		}
 	}
+	return out, nil
 }
 
 // WelcomeDue is the welcome campaign the person must take before any other: the first
@@ -250,39 +254,4 @@ func (a *Audience) WelcomeDue(ctx context.Context, panel *web.Panel, p Person) (
 		return "", err
 	}
 	return rows[0].ID, nil
-}
-
-// listFilter is a list query for one person, with the window the store reads.
-type listFilter struct {
-	ListQuery
-	PanelID  string
-	PersonID string
-	Language string
-	Now      time.Time
-	Offset   int
-	Limit    int
-}
-
-// scope is the rule's SQL half over the catalogue (c) and the person's standing (s): what
-// SQL can tell of CanSee, and the list's own narrowing. canSee checks every row it lets
-// through again, so this may let through more than CanSee allows, never less.
-func (f listFilter) scope(q *gorm.DB) *gorm.DB {
-	q = q.Where("c.panel_id = ? AND c.is_welcome = ?", f.PanelID, f.Welcome).
-		Where("(c.opens_at IS NULL OR c.opens_at <= ?) AND (c.closes_at IS NULL OR c.closes_at > ?)", f.Now, f.Now).
-		Where("c.quota_full = ?", false).
-		Where("(c.audience_languages = '' OR c.audience_languages LIKE ?)", "%,"+f.Language+",%").
-		Where("(s.id IS NULL OR (s.hidden_at IS NULL AND s.status NOT IN ?))", TerminalStatuses)
-	if f.Unseen {
-		q = q.Where("(s.id IS NULL OR s.seen_at IS NULL)")
-	}
-	if f.Started {
-		q = q.Where("s.status = ?", StatusStarted)
-	}
-	if f.Competitions {
-		q = q.Where("c.is_competition = ?", true)
-	}
-	if len(f.Skip) > 0 {
-		q = q.Where("c.id NOT IN ?", f.Skip)
-	}
-	return q
 }

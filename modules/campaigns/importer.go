@@ -82,6 +82,7 @@ func (m *Module) Import(ctx context.Context, panel *web.Panel, defs []*Definitio
 	// Other processes see the new updated_at; this one forgets at once (a re-import within
 	// the same clock tick keeps its stamp).
 	m.store.forget(res.Updated...)
+	m.store.forgetLists()
 	if m.log != nil {
 		m.log.Info("campaigns imported", "panel", panel.Key, "created", len(res.Created), "updated", len(res.Updated))
 	}

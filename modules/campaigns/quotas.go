@@ -40,9 +40,13 @@ func (m *Module) CountComplete(tx *gorm.DB, campaignID string, fields, answers m
 					return "", false, fmt.Errorf("take back quota counts: %w", err)
 				}
 			}
+			m.store.forgetLists() // this process lists it no longer; others within ListTTL
 			return "", true, refreshQuotaState(tx, campaignID)
 		}
 		counted = append(counted, q.QuotaID)
+		if q.Completes+1 >= q.LimitCount {
+			m.store.forgetLists() // this complete filled the quota
+		}
 	}
 	if len(counted) == 0 {
 		return "", false, nil

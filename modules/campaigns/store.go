@@ -25,6 +25,10 @@ type Store struct {
 
 	cacheMu sync.RWMutex
 	cache   map[string]*Campaign // decoded campaigns by id (see Campaign)
+
+	listMu  sync.Mutex
+	lists   map[string]*liveList // by panel id (catalogue.go)
+	listGen int                  // counts forgetLists calls
 }
 
 // Listing is a campaign as lists show it to one person: the catalogue's columns, never the
@@ -238,21 +242,6 @@ func timePtr(t sql.NullTime) *time.Time {
 	}
 	v := t.Time
 	return &v
-}
-
-// list reads the campaigns of a list filter in feed order: what the filter's SQL half of the
-// audience rule lets through, with the person's standing (audience.go).
-func (s *Store) list(ctx context.Context, f listFilter, join StandingJoin) ([]Listing, error) {
-	q := join.JoinStanding(s.db.WithContext(ctx).Table("campaigns AS c").Select(listingColumns), f.PersonID)
-	res, err := f.scope(q).Order("c.priority DESC, c.published_at DESC, c.id").Offset(f.Offset).Limit(f.Limit).Rows()
-	if err != nil {
-		return nil, fmt.Errorf("list campaigns for %s: %w", f.PersonID, err)
-	}
-	rows, err := scanListings(res)
-	if err != nil {
-		return nil, fmt.Errorf("list campaigns for %s: %w", f.PersonID, err)
-	}
-	return rows, nil
 }
 
 // listing is one campaign of a panel with the person's standing.

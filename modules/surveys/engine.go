@@ -83,6 +83,15 @@ func (m *Module) Go(ctx context.Context, panel *web.Panel, r Respondent, id stri
 		}
 		return m.withCompetition(ctx, panel, who, res)
 	}
+	if st := t.Listing.Standing.Status; st != nil && *st != campaigns.StatusNew {
+		// Started or finished already: go writes nothing, so it reads without a write
+		// transaction (on SQLite one would queue behind every member's answer for the lock).
+		res, err := m.peek(ctx, t, who)
+		if err != nil {
+			return nil, err
+		}
+		return m.withCompetition(ctx, panel, who, res)
+	}
 	res := &GoResult{Campaign: t.Campaign, Lang: who.Language}
 	err = m.inTx(ctx, func(tx *gorm.DB) error {
 		p, err := m.startedParticipation(tx, panel, who, t)

@@ -2,6 +2,7 @@ package surveys
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"time"
 
@@ -21,6 +22,33 @@ type Standing struct{}
 // JoinStanding left-joins the person's participation in each campaign as s.
 func (Standing) JoinStanding(q *gorm.DB, personID string) *gorm.DB {
 	return q.Joins("LEFT JOIN participations AS s ON s.campaign_id = c.id AND s.participant_id = ?", personID)
+}
+
+// Standings reads the person's standing with every campaign they touched, by campaign id.
+// It scans by hand: the feed asks on every view, and GORM's reflective Find cost more.
+func (Standing) Standings(db *gorm.DB, personID string) (map[string]campaigns.Standing, error) {
+	rows, err := db.Raw(`SELECT campaign_id, status, seen_at, hidden_at FROM participations WHERE participant_id = ?`, personID).Rows()
+	if err != nil {
+		return nil, fmt.Errorf("read standings: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]campaigns.Standing{}
+	for rows.Next() {
+		var id, status string
+		var seen, hidden sql.NullTime
+		if err := rows.Scan(&id, &status, &seen, &hidden); err != nil {
+			return nil, fmt.Errorf("read standings: %w", err)
+		}
+		st := campaigns.Standing{Status: &status}
+		if seen.Valid {
+			st.SeenAt = &seen.Time
+		}
+		if hidden.Valid {
+			st.HiddenAt = &hidden.Time
+		}
+		out[id] = st
+	}
+	return out, rows.Err()
 }
 
 // MarkSeen records that the member opened or was shown a campaign (the first time only).

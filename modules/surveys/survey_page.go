@@ -42,7 +42,7 @@ func (m *Module) surveyPage(c fiber.Ctx) error {
 		// Started or finished: the survey box (the member's current question, or the outcome).
 		return m.surveyBox(c, r, fiber.StatusOK, "", nil)
 	}
-	if t.Reason == "" {
+	if t.Reason == "" && t.Listing.Standing.SeenAt == nil { // seen once is seen: no write on every view
 		if err := m.MarkSeen(c.Context(), panel, who.ID, id); err != nil {
 			return err
 		}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/canvass/canvass/modules/web"
 	"github.com/gofiber/fiber/v3"
@@ -21,6 +22,14 @@ type Module struct {
 func New(db *gorm.DB, kit *web.Kit) *Module {
 	store := NewStore(db)
 	return &Module{kit: kit, store: store, resolver: NewResolver(store)}
+}
+
+// CacheFor sets how long this process keeps a panel before reading it again (DefaultCacheTTL):
+// the bound on how long another process's change takes to show here.
+func (m *Module) CacheFor(ttl time.Duration) {
+	m.resolver.mu.Lock()
+	defer m.resolver.mu.Unlock()
+	m.resolver.ttl = ttl
 }
 
 // Routes lists the tenancy APIs.

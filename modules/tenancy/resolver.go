@@ -9,10 +9,12 @@ import (
 	"github.com/canvass/canvass/modules/web"
 )
 
-// cacheTTL bounds how long a panel change takes to reach every process.
+// DefaultCacheTTL bounds how long a panel change made by another process (a theme, a domain,
+// languages) takes to show here: each process keeps a panel this long (CANVASS_PANEL_CACHE_TTL).
+// The process that made the change forgets its copies at once.
 const (
-	cacheTTL    = time.Minute
-	negativeTTL = 10 * time.Second
+	DefaultCacheTTL = time.Minute
+	negativeTTL     = 10 * time.Second
 )
 
 type cached struct {
@@ -26,12 +28,13 @@ type cached struct {
 type Resolver struct {
 	store *Store
 	now   func() time.Time
+	ttl   time.Duration
 	mu    sync.RWMutex
 	byKey map[string]cached
 }
 
 func NewResolver(store *Store) *Resolver {
-	return &Resolver{store: store, now: time.Now, byKey: map[string]cached{}}
+	return &Resolver{store: store, now: time.Now, ttl: DefaultCacheTTL, byKey: map[string]cached{}}
 }
 
 // ByHost returns the panel serving a host (already normalised), or ErrUnknownDomain.
@@ -55,9 +58,9 @@ func (r *Resolver) get(ctx context.Context, cacheKey string, load func() (*loade
 	l, err := load()
 	switch {
 	case err == nil:
-		c = cached{panel: toWeb(l), info: l, expires: now.Add(cacheTTL)}
+		c = cached{panel: toWeb(l), info: l, expires: now.Add(r.ttl)}
 	case errors.Is(err, ErrUnknownDomain), errors.Is(err, ErrUnknownPanel):
-		c = cached{err: err, expires: now.Add(negativeTTL)}
+		c = cached{err: err, expires: now.Add(min(negativeTTL, r.ttl))}
 	default:
 		return nil, nil, err // a database failure is never cached
 	}

@@ -59,18 +59,32 @@ func (m *Module) Balance(ctx context.Context, panel *web.Panel, participantID st
 	return Balance{Minor: w.BalanceMinor, Currency: w.CurrencyCode}, nil
 }
 
-// wallet returns the member's wallet row, or nil before their first entry.
+// wallet returns the member's wallet row, or nil before their first entry. Every member page
+// reads it (the balance in the top bar), so it scans by hand rather than through GORM's
+// reflection; a test holds walletColumns to the model.
 func (m *Module) wallet(ctx context.Context, participantID string) (*Wallet, error) {
-	var w Wallet
-	err := m.db.WithContext(ctx).Where("participant_id = ?", participantID).Take(&w).Error
-	if errors.Is(err, gorm.ErrRecordNotFound) {
+	rows, err := m.db.WithContext(ctx).Raw(walletSQL, participantID).Rows()
+	if err != nil {
+		return nil, fmt.Errorf("load wallet of %s: %w", participantID, err)
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("load wallet of %s: %w", participantID, err)
+		}
 		return nil, nil
 	}
-	if err != nil {
+	var w Wallet
+	if err := rows.Scan(&w.ParticipantID, &w.PanelID, &w.CurrencyCode, &w.BalanceMinor, &w.EntryCount, &w.SeenSeq, &w.UpdatedAt); err != nil {
 		return nil, fmt.Errorf("load wallet of %s: %w", participantID, err)
 	}
 	return &w, nil
 }
+
+// walletColumns are what wallet scans, in the model's field order.
+var walletColumns = []string{"participant_id", "panel_id", "currency_code", "balance_minor", "entry_count", "seen_seq", "updated_at"}
+
+var walletSQL = "SELECT " + strings.Join(walletColumns, ", ") + " FROM wallets WHERE participant_id = ?"
 
 // Transactions returns one page of a member's entries, newest first, and whether more follow.
 func (m *Module) Transactions(ctx context.Context, participantID string, q Query) ([]Entry, bool, error) {

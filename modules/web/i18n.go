@@ -7,6 +7,7 @@ import (
 	"path"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -51,7 +52,7 @@ type Locales struct {
 	// Messages are immutable once loaded, so a rendered message is cached: a page renders
 	// dozens and go-i18n executes a template for each. Bounded: cleared when full.
 	cacheMu sync.RWMutex
-	cache   map[string]string
+	cache   map[messageKey]string
 }
 
 const translationCacheSize = 20000
@@ -96,12 +97,18 @@ func (l *Locales) localizer(lang string) *i18n.Localizer {
 	return loc
 }
 
+// messageKey is a rendered message in the cache: its language, id and, when it has any, its
+// count and template data as text.
+type messageKey struct{ lang, id, args string }
+
 // Translate returns the message in lang, falling back to English and then to the id itself.
 // count, when not nil, selects the CLDR plural form.
 func (l *Locales) Translate(lang, id string, data map[string]any, count any) string {
-	key := lang + "\x00" + id
-	if data != nil || count != nil {
-		key += "\x00" + fmt.Sprint(count, data) // fmt prints maps in key order
+	key := messageKey{lang: lang, id: id}
+	if n, ok := count.(int); ok && len(data) == 1 && data["Count"] == n {
+		key.args = "#" + strconv.Itoa(n) // Tn's usual call: a count and nothing else
+	} else if data != nil || count != nil {
+		key.args = fmt.Sprint(count, data) // fmt prints maps in key order
 	}
 	l.cacheMu.RLock()
 	s, ok := l.cache[key]
@@ -112,7 +119,7 @@ func (l *Locales) Translate(lang, id string, data map[string]any, count any) str
 	s = l.translate(lang, id, data, count)
 	l.cacheMu.Lock()
 	if l.cache == nil || len(l.cache) >= translationCacheSize {
-		l.cache = make(map[string]string, 256)
+		l.cache = make(map[messageKey]string, 256)
 	}
 	l.cache[key] = s
 	l.cacheMu.Unlock()

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -180,14 +179,17 @@ func (k *Kit) Render(c fiber.Ctx, status int, comp templ.Component) error {
 // RenderPage renders with a page the caller adjusted (title, embedded chrome).
 func (k *Kit) RenderPage(c fiber.Ctx, page *views.Page, status int, comp templ.Component) error {
 	ctx := templ.WithNonce(views.WithPage(c.Context(), page), Nonce(c))
-	var buf bytes.Buffer
-	if err := comp.Render(ctx, &buf); err != nil {
+	// Straight into the response's own (pooled) body buffer: a page's bytes are written once,
+	// not grown in a buffer of ours and copied (`make profile TARGET=feed`).
+	c.Response().ResetBody()
+	if err := comp.Render(ctx, c.Response().BodyWriter()); err != nil {
+		c.Response().ResetBody()
 		return &Error{Status: fiber.StatusInternalServerError, Err: err, unexpected: true}
 	}
 	c.Status(status)
 	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
 	c.Set(fiber.HeaderCacheControl, "no-store")
-	return c.Send(buf.Bytes())
+	return nil
 }
 
 // Date formats an instant in the request's language, "Apr 30, 2027" (with the time when
