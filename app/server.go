@@ -86,6 +86,7 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	}
 	a.Accounts = accounts.New(accounts.Deps{DB: db, Kit: kit, Limiter: limiter, Mail: mail, Log: log, BaseURL: cfg.BaseURL})
 	a.Wallet = wallet.New(wallet.Deps{DB: db, Kit: kit, Log: log, Guard: a.Accounts, PanelOf: accounts.PanelOfParticipant})
+	a.Accounts.JoinMember(a.Wallet.MemberJoin()) // the top bar's balance comes with the session
 	a.Campaigns = campaigns.New(campaigns.Deps{DB: db, Log: log, Standing: surveys.Standing{}})
 	a.Surveys = surveys.New(surveys.Deps{
 		DB: db, Kit: kit, Log: log, Guard: a.Accounts, Catalogue: a.Campaigns, Audience: a.Campaigns.Audience,

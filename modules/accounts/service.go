@@ -260,14 +260,14 @@ func (s *Service) RecaptchaRequired(ctx context.Context, panel *web.Panel, id st
 }
 
 // Authenticate turns a pp-token into the member it belongs to on this panel.
-func (s *Service) Authenticate(ctx context.Context, panel *web.Panel, token string) (*web.Member, error) {
+func (s *Service) Authenticate(ctx context.Context, panel *web.Panel, token string) (*web.Member, []func(fiber.Ctx), error) {
 	now := s.now().UTC()
-	sess, p, ah, err := s.store.SessionByHash(ctx, hashToken(token), now)
+	sess, p, ah, keeps, err := s.store.SessionByHash(ctx, hashToken(token), now)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if p.PanelID != panel.ID || ah.Status == StatusClosed || now.Sub(sess.CreatedAt) > sessionAbsolute {
-		return nil, ErrNotFound
+		return nil, nil, ErrNotFound
 	}
 	if now.Sub(sess.LastSeenAt) > touchEvery {
 		expires := now.Add(sessionIdle)
@@ -275,12 +275,12 @@ func (s *Service) Authenticate(ctx context.Context, panel *web.Panel, token stri
 			expires = abs
 		}
 		if err := s.store.TouchSession(ctx, sess.ID, now, expires); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	m := member(sess, p, ah)
 	m.Token = token
-	return m, nil
+	return m, keeps, nil
 }
 
 // Logout ends one session.

@@ -40,11 +40,12 @@ func (m *Module) Session() fiber.Handler {
 			token, source = c.Cookies(TokenCookie), "cookie"
 		}
 		var member *web.Member
+		var keeps []func(fiber.Ctx)
 		if token != "" && ValidToken(token) {
-			mem, err := m.svc.Authenticate(c.Context(), panel, token)
+			mem, kept, err := m.svc.Authenticate(c.Context(), panel, token)
 			switch {
 			case err == nil:
-				member = mem
+				member, keeps = mem, kept
 			case errors.Is(err, ErrNotFound):
 			case web.WorksWithoutDatabase(c.Path()):
 				return c.Next()
@@ -63,9 +64,23 @@ func (m *Module) Session() fiber.Handler {
 		}
 		if member != nil {
 			web.SetMember(c, member)
+			// Rows read with the session are what the database held when the request began:
+			// only a request that changes nothing (GET, HEAD) may show them.
+			if c.Method() == fiber.MethodGet || c.Method() == fiber.MethodHead {
+				for _, keep := range keeps {
+					keep(c)
+				}
+			}
 		}
 		return c.Next()
 	}
+}
+
+// JoinMember reads another module's row of the member with every session (web.MemberJoin).
+// Call it while wiring the app, before the first request.
+func (m *Module) JoinMember(j web.MemberJoin) {
+	m.svc.store.joins = append(m.svc.store.joins, j)
+	m.svc.store.sessionSQL = sessionQuery(m.svc.store.joins)
 }
 
 // tokenQueryIsPayload: on these pages ?token= is a mailed single-use token, not a pp-token.

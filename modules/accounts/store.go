@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/canvass/canvass/modules/web"
+	"github.com/gofiber/fiber/v3"
 	"gorm.io/gorm"
 )
 
@@ -19,9 +21,15 @@ var ErrNotFound = errors.New("not found")
 var ErrEmailTaken = errors.New("email already registered")
 
 // Store owns every query of the accounts tables.
-type Store struct{ db *gorm.DB }
+type Store struct {
+	db *gorm.DB
+	// joins are other modules' rows read with every session (JoinMember); sessionSQL is the
+	// session query with them.
+	joins      []web.MemberJoin
+	sessionSQL string
+}
 
-func NewStore(db *gorm.DB) *Store { return &Store{db: db} }
+func NewStore(db *gorm.DB) *Store { return &Store{db: db, sessionSQL: sessionQuery(nil)} }
 
 func notFound(err error) error {
 	if errors.Is(err, gorm.ErrRecordNotFound) {
@@ -109,33 +117,41 @@ func (s *Store) CreateSession(ctx context.Context, sess *Session) error {
 // query: it runs on every signed-in request, so it scans column by column into the models
 // (GORM's reflective Scan of the joined row was a quarter of the feed page's CPU, `make
 // profile TARGET=feed`). sessionColumns lists every column of the three models; a test
-// holds it to the models' schemas.
-func (s *Store) SessionByHash(ctx context.Context, hash string, now time.Time) (*Session, *Participant, *AccountHolder, error) {
-	rows, err := s.db.WithContext(ctx).Raw(sessionSQL, hash, now).Rows()
+// holds it to the models' schemas. The joined modules' rows come too (JoinMember): keeps
+// put them on the request.
+func (s *Store) SessionByHash(ctx context.Context, hash string, now time.Time) (*Session, *Participant, *AccountHolder, []func(fiber.Ctx), error) {
+	rows, err := s.db.WithContext(ctx).Raw(s.sessionSQL, hash, now).Rows()
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("load session: %w", err)
+		return nil, nil, nil, nil, fmt.Errorf("load session: %w", err)
 	}
 	defer rows.Close()
 	if !rows.Next() {
 		if err := rows.Err(); err != nil {
-			return nil, nil, nil, fmt.Errorf("load session: %w", err)
+			return nil, nil, nil, nil, fmt.Errorf("load session: %w", err)
 		}
-		return nil, nil, nil, fmt.Errorf("load session: %w", ErrNotFound)
+		return nil, nil, nil, nil, fmt.Errorf("load session: %w", ErrNotFound)
 	}
 	var se Session
 	var p Participant
 	var h AccountHolder
 	var metadata []byte
 	var acceptedTerms, emailValidated sql.NullTime
-	if err := rows.Scan(&se.ID, &se.TokenHash, &se.ParticipantID, &se.CreatedAt, &se.LastSeenAt, &se.ExpiresAt, &se.UserAgent, &se.IP,
+	dest := []any{&se.ID, &se.TokenHash, &se.ParticipantID, &se.CreatedAt, &se.LastSeenAt, &se.ExpiresAt, &se.UserAgent, &se.IP,
 		&p.ID, &p.AccountHolderID, &p.PanelID, &metadata, &p.IsEligibleToRefer, &p.CreatedAt,
 		&h.ID, &h.PanelID, &h.Email, &h.EmailNormalized, &h.PasswordHash, &h.Username, &h.FirstName, &h.LastName,
-		&h.LanguageCode, &h.Status, &acceptedTerms, &emailValidated, &h.CreatedAt, &h.UpdatedAt); err != nil {
-		return nil, nil, nil, fmt.Errorf("load session: %w", err)
+		&h.LanguageCode, &h.Status, &acceptedTerms, &emailValidated, &h.CreatedAt, &h.UpdatedAt}
+	keeps := make([]func(fiber.Ctx), 0, len(s.joins))
+	for _, j := range s.joins {
+		d, keep := j.Scan()
+		dest = append(dest, d...)
+		keeps = append(keeps, keep)
+	}
+	if err := rows.Scan(dest...); err != nil {
+		return nil, nil, nil, nil, fmt.Errorf("load session: %w", err)
 	}
 	if len(metadata) > 0 && string(metadata) != "null" {
 		if err := json.Unmarshal(metadata, &p.Metadata); err != nil {
-			return nil, nil, nil, fmt.Errorf("load session: metadata of %s: %w", p.ID, err)
+			return nil, nil, nil, nil, fmt.Errorf("load session: metadata of %s: %w", p.ID, err)
 		}
 	}
 	if acceptedTerms.Valid {
@@ -144,7 +160,7 @@ func (s *Store) SessionByHash(ctx context.Context, hash string, now time.Time) (
 	if emailValidated.Valid {
 		h.EmailValidatedAt = &emailValidated.Time
 	}
-	return &se, &p, &h, nil
+	return &se, &p, &h, keeps, nil
 }
 
 // sessionColumns are what SessionByHash scans, in its order: the session's, the
@@ -156,18 +172,24 @@ var sessionColumns = map[string][]string{
 		"language_code", "status", "accepted_terms_at", "email_validated_at", "created_at", "updated_at"},
 }
 
-var sessionSQL = func() string {
+// sessionQuery is the session query with the joins' columns after the models' own.
+func sessionQuery(joins []web.MemberJoin) string {
 	var cols []string
 	for _, alias := range []string{"s", "p", "h"} {
 		for _, c := range sessionColumns[alias] {
 			cols = append(cols, alias+"."+c)
 		}
 	}
+	from := ""
+	for _, j := range joins {
+		cols = append(cols, j.Columns...)
+		from += "\n\t\t\t" + j.From
+	}
 	return "SELECT " + strings.Join(cols, ", ") + ` FROM sessions s
 			JOIN participants p ON p.id = s.participant_id
-			JOIN account_holders h ON h.id = p.account_holder_id
+			JOIN account_holders h ON h.id = p.account_holder_id` + from + `
 			WHERE s.token_hash = ? AND s.expires_at > ? LIMIT 1`
-}()
+}
 
 // TouchSession records activity and slides the idle expiry, never past the absolute one.
 func (s *Store) TouchSession(ctx context.Context, id string, now, expires time.Time) error {

@@ -18,8 +18,8 @@ import (
 	"gorm.io/gorm"
 )
 
-// The audience rule's lists read what its SQL half lets through and let CanSee decide the
-// rest; the two must agree. Campaigns in every state a list cares about, and a person's
+// The audience rule's lists read the panel's live campaigns (a per-process copy) with the
+// person's standing and let CanSee decide; a list must agree with CanSee exactly. Campaigns in every state a list cares about, and a person's
 // standing in them made by the real survey engine, are listed; the list must be exactly
 // the campaigns CanSee lets the person see, in feed order.
 func TestAListHoldsExactlyTheCampaignsCanSeeLetsThePersonSee(t *testing.T) {
@@ -142,4 +142,43 @@ func run(t *testing.T, engine *surveys.Module, panel *web.Panel, who campaigns.P
 		_, err = engine.Answer(ctx, panel, surveys.Member(who), id, "q1", []byte(`{"answer":`+answer+`}`))
 		require.NoError(t, err)
 	}
+}
+
+// Each process keeps a panel's live campaign list for campaigns.ListTTL. Two catalogues on one
+// database stand for two processes: the one that imports lists the change at once, the other
+// once its copy is ListTTL old.
+func TestACampaignListShowsThisProcesssChangesAtOnceAndAnothersWithinTheListTTL(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
+		ctx := context.Background()
+		clock := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+		now := func() time.Time { return clock }
+		one := campaigns.New(campaigns.Deps{DB: db, Standing: surveys.Standing{}, Now: now})
+		two := campaigns.New(campaigns.Deps{DB: db, Standing: surveys.Standing{}, Now: now})
+		panel := seed.Panel(t, db, "acme", "USD", "en")
+		md := accounts.Metadata{"welcomeCampaignCompleted": true}
+		who := campaigns.PersonOf(&web.Member{ParticipantID: seed.Member(t, db, panel, "en", md, clock), LanguageCode: "en", Metadata: md}, "en")
+		names := func(m *campaigns.Module) []string {
+			rows, err := m.Audience.Visible(ctx, panel, who, campaigns.ListQuery{}, 10, 0)
+			require.NoError(t, err)
+			var out []string
+			for _, r := range rows {
+				out = append(out, r.Names.In("en", "en"))
+			}
+			return out
+		}
+		def := &campaigns.Definition{UUID: uuid.NewString(), Type: campaigns.TypeSurvey, DefaultLanguage: "en", Name: campaigns.Text{"en": "First name"},
+			Reward: "1.00", EstimatedMinutes: 1, Questions: []campaigns.Question{{ID: "q1", ControlType: campaigns.ControlText, Text: campaigns.Text{"en": "Why?"}}}}
+		_, err := one.Import(ctx, panel, []*campaigns.Definition{def})
+		require.NoError(t, err)
+		assert.Equal(t, []string{"First name"}, names(one))
+		assert.Equal(t, []string{"First name"}, names(two), "both processes hold the list now")
+
+		def.Name = campaigns.Text{"en": "Second name"}
+		_, err = one.Import(ctx, panel, []*campaigns.Definition{def})
+		require.NoError(t, err)
+		assert.Equal(t, []string{"Second name"}, names(one), "the importing process lists the change at once")
+		assert.Equal(t, []string{"First name"}, names(two), "the other keeps its copy until ListTTL")
+		clock = clock.Add(campaigns.ListTTL)
+		assert.Equal(t, []string{"Second name"}, names(two), "and lists the change once its copy is ListTTL old")
+	})
 }

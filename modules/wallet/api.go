@@ -71,10 +71,12 @@ func participant(c fiber.Ctx) string { return web.MemberOf(c).ParticipantID }
 // GET /api/v3/user/balance: {"balance":"25.00","currency_code":"USD"} (ARCHITECTURE.md section 4),
 // with "formatted": "$25.00" in the member's language.
 func (m *Module) apiBalance(c fiber.Ctx) error {
-	b, err := m.Balance(c.Context(), web.PanelOf(c), participant(c))
+	panel := web.PanelOf(c)
+	w, err := m.walletOf(c, participant(c))
 	if err != nil {
 		return err
 	}
+	b := balanceOf(panel, w)
 	// formatted is for people (the member's language); balance is the contract's decimal string.
 	return c.JSON(fiber.Map{"balance": web.MoneyString(b.Minor, b.Currency), "currency_code": b.Currency, "formatted": web.FormatMoney(b.Minor, b.Currency, web.LocaleOf(c))})
 }

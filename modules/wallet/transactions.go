@@ -53,10 +53,15 @@ func (m *Module) Balance(ctx context.Context, panel *web.Panel, participantID st
 	if err != nil {
 		return Balance{}, err
 	}
+	return balanceOf(panel, w), nil
+}
+
+// balanceOf is the balance of a wallet row (zero in the panel's currency when there is none).
+func balanceOf(panel *web.Panel, w *Wallet) Balance {
 	if w == nil || w.PanelID != panel.ID {
-		return Balance{Currency: panel.CurrencyCode}, nil
+		return Balance{Currency: panel.CurrencyCode}
 	}
-	return Balance{Minor: w.BalanceMinor, Currency: w.CurrencyCode}, nil
+	return Balance{Minor: w.BalanceMinor, Currency: w.CurrencyCode}
 }
 
 // wallet returns the member's wallet row, or nil before their first entry. Every member page

@@ -68,6 +68,17 @@ type Member struct {
 	Metadata        map[string]any // the profile's metadata (welcomeCampaignCompleted, siteId, ...)
 }
 
+// MemberJoin lets a module read its own row of a member in the session query that runs on
+// every signed-in request, without the accounts module knowing its table: Columns (SQL over
+// alias p, the participant) from the From clause (a LEFT JOIN, so a member without such a row
+// still signs in). Scan gives where each column goes and keep, which puts the value read on
+// the request. The wallet reads the balance for the top bar this way (README, Server cost).
+type MemberJoin struct {
+	Columns []string
+	From    string
+	Scan    func() (dest []any, keep func(c fiber.Ctx))
+}
+
 type localKey int
 
 const (
