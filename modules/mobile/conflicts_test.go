@@ -75,7 +75,7 @@ func TestTheDatabaseKeepsANumberToOneMemberOfAPanel(t *testing.T) {
 		code := &Code{ID: "c-second", ParticipantID: second, Phone: n.E164, CodeHash: "x", CreatedAt: f.clock, ExpiresAt: f.clock.Add(time.Minute)}
 		require.NoError(t, f.svc.store.NewCode(f.ctx, code))
 		require.NoError(t, f.db.Model(&Phone{}).Where("participant_id = ?", first).Update("verified_number", nil).Error)
-		require.NoError(t, f.svc.store.Verify(f.ctx, f.acme.ID, code, f.clock))
+		require.NoError(t, f.svc.store.Verify(f.ctx, f.acme.ID, code, maxAttempts, f.clock))
 		err = f.db.Model(&Phone{}).Where("participant_id = ?", first).Update("verified_number", n.E164).Error
 		assert.Error(t, err, "a second member with the same verified number breaks the unique index")
 	})

@@ -337,44 +337,52 @@ func (s *Service) Check(ctx context.Context, panel *web.Panel, participantID, ra
 	if err := deadCode(c, now); err != nil {
 		return Status{}, err
 	}
+	if s.matches(c, code) {
+		// The right code counts its attempt and spends the code in one statement, so a
+		// double submit never loses to its own twin's attempt (the twin finds it used).
+		switch err := s.store.Verify(ctx, panel.ID, c, maxAttempts, now); {
+		case errors.Is(err, errSpent):
+			return Status{}, s.whyNotCounted(ctx, c.ID, now)
+		case errors.Is(err, errInUse):
+			return Status{}, inUse()
+		case err != nil:
+			return Status{}, err
+		}
+		return s.Status(ctx, panel, participantID)
+	}
 	counted, err := s.store.CountAttempt(ctx, c.ID, maxAttempts, now)
 	if err != nil {
 		return Status{}, err
 	}
 	if !counted {
-		// Another request used the code or its last attempt in the meantime.
-		if c, err = s.store.Code(ctx, c.ID); err != nil {
-			return Status{}, err
-		}
-		if c.UsedAt != nil {
-			return Status{}, codeError(fiber.StatusGone, "error.mobile_code_used", "code_used")
-		}
-		if err := deadCode(c, now); err != nil {
-			return Status{}, err
-		}
-		return Status{}, codeError(fiber.StatusTooManyRequests, "error.mobile_code_attempts", "too_many_attempts")
+		return Status{}, s.whyNotCounted(ctx, c.ID, now)
 	}
-	if !s.matches(c, code) {
-		if c, err = s.store.Code(ctx, c.ID); err != nil {
-			return Status{}, err
-		}
-		left := maxAttempts - c.Attempts
-		if left <= 0 {
-			return Status{}, codeError(fiber.StatusTooManyRequests, "error.mobile_code_attempts", "too_many_attempts")
-		}
-		e := web.Invalid("code", "error.mobile_code_wrong", map[string]any{"Left": left}).WithCode("wrong_code")
-		e.Body = map[string]any{"attemptsLeft": left}
-		return Status{}, e
-	}
-	switch err := s.store.Verify(ctx, panel.ID, c, now); {
-	case errors.Is(err, errSpent):
-		return Status{}, codeError(fiber.StatusGone, "error.mobile_code_used", "code_used")
-	case errors.Is(err, errInUse):
-		return Status{}, inUse()
-	case err != nil:
+	if c, err = s.store.Code(ctx, c.ID); err != nil {
 		return Status{}, err
 	}
-	return s.Status(ctx, panel, participantID)
+	left := maxAttempts - c.Attempts
+	if left <= 0 {
+		return Status{}, codeError(fiber.StatusTooManyRequests, "error.mobile_code_attempts", "too_many_attempts")
+	}
+	e := web.Invalid("code", "error.mobile_code_wrong", map[string]any{"Left": left}).WithCode("wrong_code")
+	e.Body = map[string]any{"attemptsLeft": left}
+	return Status{}, e
+}
+
+// whyNotCounted is the refusal of a try another request got ahead of: it used the code, or
+// its last attempt, or the code expired meanwhile.
+func (s *Service) whyNotCounted(ctx context.Context, id string, now time.Time) error {
+	c, err := s.store.Code(ctx, id)
+	if err != nil {
+		return err
+	}
+	if c.UsedAt != nil {
+		return codeError(fiber.StatusGone, "error.mobile_code_used", "code_used")
+	}
+	if err := deadCode(c, now); err != nil {
+		return err
+	}
+	return codeError(fiber.StatusTooManyRequests, "error.mobile_code_attempts", "too_many_attempts")
 }
 
 // deadCode is the error of a code that can no longer be entered, or nil.

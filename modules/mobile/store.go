@@ -151,11 +151,14 @@ func (s *Store) Code(ctx context.Context, id string) (*Code, error) {
 // errSpent: the code was used by a concurrent request.
 var errSpent = errors.New("mobile: code already used")
 
-// Verify spends a code and makes its number the member's verified number, in one
-// transaction: a code is used once, and a number is verified by one member of a panel.
-func (s *Store) Verify(ctx context.Context, panelID string, code *Code, now time.Time) error {
+// Verify counts the right code's attempt and spends it, then makes its number the member's
+// verified number, in one transaction: a code is used once, only while it is live (unused,
+// under max attempts, not expired: else errSpent), and a number is verified by one member
+// of a panel.
+func (s *Store) Verify(ctx context.Context, panelID string, code *Code, max int, now time.Time) error {
 	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		res := tx.Model(&Code{}).Where("id = ? AND used_at IS NULL", code.ID).Update("used_at", now)
+		res := tx.Model(&Code{}).Where("id = ? AND used_at IS NULL AND attempts < ? AND expires_at > ?", code.ID, max, now).
+			Updates(map[string]any{"used_at": now, "attempts": gorm.Expr("attempts + 1")})
 		if res.Error != nil {
 			return fmt.Errorf("spend code %s: %w", code.ID, res.Error)
 		}
