@@ -35,6 +35,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -214,6 +215,11 @@ func serve(ctx context.Context, cfg Config, db *gorm.DB, log *slog.Logger) error
 		if err := LoadDemo(ctx, app); err != nil {
 			return fmt.Errorf("load demo data: %w", err)
 		}
+	}
+	if os.Getenv("GOGC") == "" {
+		// A page allocates more than it keeps: collecting at twice the live heap instead of
+		// once halves the collector's share of CPU for a few more MB (`make profile`).
+		debug.SetGCPercent(200)
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
