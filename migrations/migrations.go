@@ -13,8 +13,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/libtnb/sqlite"
 	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/libtnb/sqlite"
 	"github.com/pressly/goose/v3"
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
