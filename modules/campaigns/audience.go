@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -220,10 +219,14 @@ func (a *Audience) Visible(ctx context.Context, panel *web.Panel, p Person, q Li
 	if err != nil {
 		return nil, fmt.Errorf("standings of %s: %w", p.ID, err)
 	}
+	skip := make(map[string]bool, len(q.Skip)) // a client's skip list may name every card it has
+	for _, id := range q.Skip {
+		skip[id] = true
+	}
 	var out []Listing
 	skipped := 0
 	for i := range live {
-		if live[i].IsWelcome != q.Welcome || (q.Competitions && !live[i].IsCompetition) || slices.Contains(q.Skip, live[i].ID) {
+		if live[i].IsWelcome != q.Welcome || (q.Competitions && !live[i].IsCompetition) || skip[live[i].ID] {
 			continue
 		}
 		l := live[i] // a copy: the live list is shared
