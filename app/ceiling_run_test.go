@@ -209,7 +209,6 @@ func freeAddr(t *testing.T) string {
 
 // startProcess runs a program until the test ends; its output goes to the test's log on failure.
 func startProcess(t *testing.T, env []string, bin string, args ...string) {
-	var out strings.Builder
 	cmd := exec.Command(bin, args...)
 	cmd.Env = env
 	log, err := os.Create(filepath.Join(t.TempDir(), filepath.Base(bin)+".log"))
@@ -227,8 +226,7 @@ func startProcess(t *testing.T, env []string, bin string, args ...string) {
 		}
 		if t.Failed() {
 			data, _ := os.ReadFile(log.Name())
-			out.Write(data)
-			t.Logf("%s output (last 2 KB): %s", filepath.Base(bin), tail(out.String(), 2048))
+			t.Logf("%s output (last 2 KB): %s", filepath.Base(bin), tail(string(data), 2048))
 		}
 		log.Close()
 	})

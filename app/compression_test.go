@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/canvass/canvass/modules/surveys"
+	"github.com/canvass/canvass/modules/testsupport/httpcoding"
 	"github.com/canvass/canvass/modules/web"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -20,20 +21,7 @@ import (
 // these tests set Accept-Encoding themselves and decode what comes back.
 func decodeBody(t testing.TB, res *response) string {
 	t.Helper()
-	var out []byte
-	var err error
-	switch enc := res.Header.Get("Content-Encoding"); enc {
-	case "":
-		return res.Body
-	case "br":
-		out, err = fasthttp.AppendUnbrotliBytes(nil, []byte(res.Body))
-	case "gzip":
-		out, err = fasthttp.AppendGunzipBytes(nil, []byte(res.Body))
-	default:
-		t.Fatalf("unexpected Content-Encoding %q", enc)
-	}
-	require.NoError(t, err)
-	return string(out)
+	return string(httpcoding.Decode(t, res.Header.Get("Content-Encoding"), []byte(res.Body)))
 }
 
 func accepting(enc string) http.Header {

@@ -13,6 +13,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/canvass/canvass/modules/testsupport/httpcoding"
 	"github.com/gofiber/fiber/v3"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -31,25 +32,6 @@ func gzipped(t *testing.T, b []byte) []byte {
 }
 
 func brotlied(b []byte) []byte { return fasthttp.AppendBrotliBytesLevel(nil, b, 11) }
-
-// decoded undoes a response's Content-Encoding.
-func decoded(t *testing.T, enc string, body []byte) []byte {
-	t.Helper()
-	var out []byte
-	var err error
-	switch enc {
-	case "":
-		return body
-	case EncodingBrotli:
-		out, err = fasthttp.AppendUnbrotliBytes(nil, body)
-	case EncodingGzip:
-		out, err = fasthttp.AppendGunzipBytes(nil, body)
-	default:
-		t.Fatalf("unexpected Content-Encoding %q", enc)
-	}
-	require.NoError(t, err)
-	return out
-}
 
 var (
 	mainJS   = []byte(strings.Repeat("export const greeting = 'hello, members on slow networks';\n", 80))
@@ -192,7 +174,7 @@ func TestTheHandlerSendsTheVariantTheClientPrefers(t *testing.T) {
 				assert.Empty(t, res.Header.Get("Vary"))
 			}
 			assert.Equal(t, strconv.Itoa(len(body)), res.Header.Get("Content-Length"), "the length of the variant sent")
-			assert.Equal(t, tc.wantContent, decoded(t, tc.wantEnc, body))
+			assert.Equal(t, tc.wantContent, httpcoding.Decode(t, tc.wantEnc, body))
 			if tc.wantEnc != "" {
 				assert.Less(t, len(body), len(tc.wantContent))
 			}
@@ -321,7 +303,7 @@ func TestTheEmbeddedBuildHasBothVariantsOfEveryTextFile(t *testing.T) {
 		assert.Equal(t, []string{EncodingBrotli, EncodingGzip}, f.offered, name)
 		res, body := serve(t, app, http.MethodGet, URLPrefix+name, http.Header{"Accept-Encoding": {"gzip, deflate, br, zstd"}})
 		assert.Equal(t, "br", res.Header.Get("Content-Encoding"), name)
-		assert.Equal(t, f.identity.body, decoded(t, "br", body), name)
+		assert.Equal(t, f.identity.body, httpcoding.Decode(t, "br", body), name)
 	}
 	assert.Positive(t, checked)
 }

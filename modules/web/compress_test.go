@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/canvass/canvass/modules/testsupport/httpcoding"
 	"github.com/canvass/canvass/modules/web"
 	"github.com/gofiber/fiber/v3"
 	"github.com/stretchr/testify/assert"
@@ -86,24 +87,6 @@ func compressApp(t *testing.T) *fiber.App {
 	return app
 }
 
-func decompress(t *testing.T, enc, body string) string {
-	t.Helper()
-	var out []byte
-	var err error
-	switch enc {
-	case "":
-		return body
-	case "br":
-		out, err = fasthttp.AppendUnbrotliBytes(nil, []byte(body))
-	case "gzip":
-		out, err = fasthttp.AppendGunzipBytes(nil, []byte(body))
-	default:
-		t.Fatalf("unexpected Content-Encoding %q", enc)
-	}
-	require.NoError(t, err)
-	return string(out)
-}
-
 func TestCompressCompressesTextAnswersAsTheClientAccepts(t *testing.T) {
 	app := compressApp(t)
 	const browser = "gzip, deflate, br, zstd"
@@ -162,7 +145,7 @@ func TestCompressCompressesTextAnswersAsTheClientAccepts(t *testing.T) {
 				assert.Equal(t, strconv.Itoa(len(body)), res.Header.Get("Content-Length"))
 			}
 			if tc.wantBody != "" {
-				assert.Equal(t, tc.wantBody, decompress(t, res.Header.Get("Content-Encoding"), body))
+				assert.Equal(t, tc.wantBody, string(httpcoding.Decode(t, res.Header.Get("Content-Encoding"), []byte(body))))
 			}
 		})
 	}
@@ -195,7 +178,7 @@ func TestCompressedPagesOfMembersVaryInLength(t *testing.T) {
 		req.Header.Set("X-Test-Member", "1")
 		res, body := send(t, app, req)
 		require.Equal(t, "br", res.Header.Get("Content-Encoding"))
-		decoded := decompress(t, "br", body)
+		decoded := string(httpcoding.Decode(t, "br", []byte(body)))
 		require.True(t, strings.HasPrefix(decoded, bigHTML), "the page comes first, whole")
 		assert.Regexp(t, `^<!--[A-Za-z0-9_-]{0,31}-->$`, strings.TrimPrefix(decoded, bigHTML))
 		lengths[len(body)] = true
