@@ -1,0 +1,51 @@
+package main
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestAConfigurationValueThatCannotBeUsedIsRefusedByName(t *testing.T) {
+	base := map[string]string{"CANVASS_ENV": "development"}
+	cases := []struct {
+		name, key, value, want string
+	}{
+		{name: "an unknown environment", key: "CANVASS_ENV", value: "prod", want: "CANVASS_ENV must be production, staging or development"},
+		{name: "an unknown database", key: "CANVASS_DATABASE_URL", value: "mysql://x", want: "CANVASS_DATABASE_URL must start with sqlite:// or postgres://"},
+		{name: "a short secret", key: "CANVASS_SECRET", value: "short", want: "CANVASS_SECRET must be at least 32 characters"},
+		{name: "a panel cache time that is not a duration", key: "CANVASS_PANEL_CACHE_TTL", value: "soon", want: "CANVASS_PANEL_CACHE_TTL must be a positive duration"},
+		{name: "a panel cache time of zero", key: "CANVASS_PANEL_CACHE_TTL", value: "0s", want: "CANVASS_PANEL_CACHE_TTL must be a positive duration"},
+		{name: "a negative panel cache time", key: "CANVASS_PANEL_CACHE_TTL", value: "-5s", want: "CANVASS_PANEL_CACHE_TTL must be a positive duration"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := LoadConfig(func(k string) string {
+				if k == tc.key {
+					return tc.value
+				}
+				return base[k]
+			})
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+}
+
+func TestThePanelCacheTimeDefaultsToAMinuteAndTakesAnyPositiveDuration(t *testing.T) {
+	for value, want := range map[string]time.Duration{"": time.Minute, "5s": 5 * time.Second, "2m30s": 150 * time.Second} {
+		cfg, err := LoadConfig(func(k string) string {
+			switch k {
+			case "CANVASS_ENV":
+				return "development"
+			case "CANVASS_PANEL_CACHE_TTL":
+				return value
+			}
+			return ""
+		})
+		require.NoError(t, err, value)
+		assert.Equal(t, want, cfg.PanelCacheTTL, value)
+	}
+}
