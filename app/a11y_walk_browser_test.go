@@ -180,6 +180,7 @@ var a11ySkipped = map[string]string{
 	"/embed/survey/:campaignUuid/leave": "redirects like /survey/:campaignUuid/leave",
 	"/embed/widget/:campaignUuid/leave": "redirects like /survey/:campaignUuid/leave",
 	"/survey/:campaignUuid/preview/:lang/:exp/:sig/go": "JSON for the preview's survey box",
+	"/settings/connections/:provider":                  "redirects to the provider (its page is walked in \"sign in with a provider\")",
 }
 
 // a11yVisits are every page the app renders, in the states worth checking. The 404 page has
@@ -220,6 +221,23 @@ func a11yVisits() []a11yVisit {
 			w.check(s, "reset password")
 			w.open(s, "/reset-password?token=not-a-token")
 			w.check(s, "reset password, link spent")
+		}},
+		{name: "sign in with a provider", routes: []string{"/sign-in/:provider", "/sign-in/:provider/return", "/sign-in/complete", "/sign-in/link"}, who: a11yVisitor, run: func(w *a11yWalk, s *a11ySession) {
+			// The local provider's page (what `make run` shows for Google), then a new identity
+			// without a proven email: the email to join, that email already used, linking it.
+			w.open(s, "/login")
+			crossSubmit(w.t, s.p(), ".sign-in-google")
+			w.check(s, "local development sign-in")
+			crossSubmit(w.t, s.p(), "button[name=subject][value='"+unproven.Subject+"']")
+			w.settle(s)
+			w.check(s, "sign-in, complete joining")
+			fill(s.p(), map[string]string{"#f-email": s.tenant.emails[a11yMember]})
+			s.p().MustElement("form[action='/sign-in/complete'] button[type=submit]").MustClick()
+			s.p().MustElement(".notice[role=alert] a[href='/sign-in/link']")
+			s.p().MustWaitLoad()
+			w.check(s, "sign-in, email already used")
+			crossSubmit(w.t, s.p(), ".notice a[href='/sign-in/link']")
+			w.check(s, "sign-in, link account")
 		}},
 		page("signed out", "/logout", a11yVisitor, "/logout"),
 		page("email validated", "/email-validation-done", a11yVisitor, "/email-validation-done"),
@@ -686,6 +704,7 @@ func a11yPageRoutes(app *App) []string {
 func TestInChromiumAxeFindsNoWCAGViolationOnAnyPageInAnyLanguageOrWidth(t *testing.T) {
 	src := axeSource(t)
 	b := newBrowserEnv(t)
+	b.withLocalSignIn(t) // the login, join and settings pages show the providers
 	visits := a11yVisits()
 
 	// Every page route is walked or skipped with its reason, and neither list names a route

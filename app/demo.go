@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/canvass/canvass/modules/accounts"
@@ -65,6 +66,9 @@ func LoadDemo(ctx context.Context, app *App) error {
 		if err := importDemoCampaigns(ctx, app, spec.Key); err != nil {
 			return err
 		}
+		if err := applyDemoSignIn(ctx, app, spec); err != nil {
+			return err
+		}
 		if err := importDemoPostcodes(ctx, app, spec.Key); err != nil {
 			return err
 		}
@@ -100,6 +104,30 @@ func LoadDemo(ctx context.Context, app *App) error {
 		return fmt.Errorf("demo member's mobile: %w", err)
 	}
 	return loadDemoRedemptions(ctx, app, panel, pid)
+}
+
+// applyDemoSignIn points both demo panels' Google, Facebook and X sign-in at the local
+// development provider, and gives Northwind the local captcha after 3 failed logins or
+// sign-ups. Only a demo server outside production has the local providers.
+func applyDemoSignIn(ctx context.Context, app *App, spec tenancy.PanelSpec) error {
+	if app.dev == nil {
+		return nil
+	}
+	signIn := accounts.SignInSpec{}
+	for p, c := range app.dev.signIn.Configs(devClientID, devClientSecret) {
+		signIn[string(p)] = accounts.ProviderSpec{
+			ClientID: c.ClientID, ClientSecret: c.ClientSecret, Issuer: c.Issuer, AuthURL: c.AuthURL, TokenURL: c.TokenURL,
+			APIURL: c.APIURL, ConsumerKey: c.ConsumerKey, ConsumerSecret: c.ConsumerSecret,
+		}
+	}
+	var cs *accounts.CaptchaSpec
+	if spec.Key == "northwind" {
+		cs = &accounts.CaptchaSpec{Kind: "local", Secret: devCaptchaSecret, VerifyURL: app.dev.captchaURL(), Mode: "after_failures", AfterFailures: 3}
+	}
+	if err := app.Accounts.ApplySignIn(ctx, spec.ID, signIn, cs); err != nil {
+		return fmt.Errorf("demo sign-in of %s: %w", spec.Key, err)
+	}
+	return nil
 }
 
 // importDemoCampaigns imports the embedded campaigns of one demo panel (idempotent by uuid).
@@ -142,7 +170,20 @@ func applyTenantFiles(ctx context.Context, app *App, files []string, log *slog.L
 			continue
 		}
 		var spec tenancy.PanelSpec
+		var signIn tenantSignIn
 		if err := yaml.Unmarshal(data, &spec); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", name, err))
+			continue
+		}
+		if err := yaml.Unmarshal(data, &signIn); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", name, err))
+			continue
+		}
+		if err := signIn.resolve(os.Getenv); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", name, err))
+			continue
+		}
+		if err := accounts.ValidateSignIn(signIn.SignIn, signIn.Captcha); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", name, err))
 			continue
 		}
@@ -151,8 +192,44 @@ func applyTenantFiles(ctx context.Context, app *App, files []string, log *slog.L
 			errs = append(errs, fmt.Errorf("%s: %w", name, err))
 			continue
 		}
+		if err := app.Accounts.ApplySignIn(ctx, id, signIn.SignIn, signIn.Captcha); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", name, err))
+			continue
+		}
 		log.Info("tenant applied", "file", name, "panel", spec.Key, "uuid", id, "hosts", spec.Hosts)
 		reportThemeContrast(out, spec.Key, spec.AppTheme)
+	}
+	return errors.Join(errs...)
+}
+
+// tenantSignIn is the accounts part of a tenant file: `sign_in:` (providers) and `captcha:`.
+// A secret written as env:NAME is read from that environment variable, so tenant files can be
+// committed without secrets.
+type tenantSignIn struct {
+	SignIn  accounts.SignInSpec   `yaml:"sign_in"`
+	Captcha *accounts.CaptchaSpec `yaml:"captcha"`
+}
+
+func (t *tenantSignIn) resolve(getenv func(string) string) error {
+	var errs []error
+	secret := func(field, v string) string {
+		name, ok := strings.CutPrefix(v, "env:")
+		if !ok {
+			return v
+		}
+		val := getenv(name)
+		if val == "" {
+			errs = append(errs, fmt.Errorf("%s: environment variable %s is empty", field, name))
+		}
+		return val
+	}
+	for p, spec := range t.SignIn {
+		spec.ClientSecret = secret("sign_in."+p+".client_secret", spec.ClientSecret)
+		spec.ConsumerSecret = secret("sign_in."+p+".consumer_secret", spec.ConsumerSecret)
+		t.SignIn[p] = spec
+	}
+	if t.Captcha != nil {
+		t.Captcha.Secret = secret("captcha.secret", t.Captcha.Secret)
 	}
 	return errors.Join(errs...)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -9,6 +10,7 @@ import (
 	"github.com/canvass/canvass/locales"
 	"github.com/canvass/canvass/modules/accounts"
 	"github.com/canvass/canvass/modules/campaigns"
+	"github.com/canvass/canvass/modules/captcha"
 	"github.com/canvass/canvass/modules/competitions"
 	"github.com/canvass/canvass/modules/events"
 	"github.com/canvass/canvass/modules/feed"
@@ -18,6 +20,7 @@ import (
 	"github.com/canvass/canvass/modules/postcodes"
 	"github.com/canvass/canvass/modules/ratelimit"
 	"github.com/canvass/canvass/modules/redemptions"
+	"github.com/canvass/canvass/modules/social"
 	"github.com/canvass/canvass/modules/surveys"
 	"github.com/canvass/canvass/modules/tenancy"
 	"github.com/canvass/canvass/modules/wallet"
@@ -48,6 +51,8 @@ type App struct {
 	Redemptions *redemptions.Module
 	// Competitions keeps members' entries into competition campaigns' prize draws and draws them.
 	Competitions *competitions.Module
+	// dev holds the local development sign-in and captcha providers (demo outside production).
+	dev *devProviders
 }
 
 // Options are what a server needs besides the config (tests swap the mail sender).
@@ -84,7 +89,17 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	if cfg.PanelCacheTTL > 0 {
 		a.Tenancy.CacheFor(cfg.PanelCacheTTL)
 	}
-	a.Accounts = accounts.New(accounts.Deps{DB: db, Kit: kit, Limiter: limiter, Mail: mail, Log: log, BaseURL: cfg.BaseURL})
+	accountsDeps := accounts.Deps{
+		DB: db, Kit: kit, Limiter: limiter, Mail: mail, Log: log, BaseURL: cfg.BaseURL,
+		Social: social.New(nil), Captcha: captcha.New(nil), SignInCacheTTL: cmp.Or(cfg.PanelCacheTTL, tenancy.DefaultCacheTTL),
+	}
+	if cfg.Demo && !cfg.Production() {
+		if a.dev, err = newDevProviders(cfg.Addr); err != nil {
+			return nil, err
+		}
+		accountsDeps.LocalCaptcha = a.dev.captcha
+	}
+	a.Accounts = accounts.New(accountsDeps)
 	a.Wallet = wallet.New(wallet.Deps{DB: db, Kit: kit, Log: log, Guard: a.Accounts, PanelOf: accounts.PanelOfParticipant})
 	a.Accounts.JoinMember(a.Wallet.MemberJoin()) // the top bar's balance comes with the session
 	a.Campaigns = campaigns.New(campaigns.Deps{DB: db, Log: log, Standing: surveys.Standing{}})
@@ -131,6 +146,9 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	})
 	f.Use(requestid.New())
 	f.Use(kit.AccessLog())
+	if a.dev != nil {
+		a.dev.mount(f)
+	}
 	f.Use(kit.SecurityHeaders())
 	f.Use(kit.Recover())
 	// The one rule at the edge (web/input.go): the path, headers and cookies first, before

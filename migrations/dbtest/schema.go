@@ -63,7 +63,7 @@ func compatible(f *schema.Field, dbType string) bool {
 	case schema.Time:
 		return strings.Contains(t, "timestamp") || strings.Contains(t, "date")
 	case schema.Float:
-		return strings.Contains(t, "real") || strings.Contains(t, "double") || strings.Contains(t, "numeric")
+		return strings.Contains(t, "real") || strings.Contains(t, "double") || strings.Contains(t, "numeric") || strings.Contains(t, "float") // PostgreSQL reports double precision as float8
 	}
 	// Serialised fields (JSON) are stored as text.
 	return strings.Contains(t, "text") || strings.Contains(t, "json")

@@ -33,7 +33,10 @@ func (m *Module) apiRegister(c fiber.Ctx) error {
 	if web.MemberOf(c) != nil {
 		return web.Fail(fiber.StatusConflict, "error.already_signed_in", nil)
 	}
-	issued, err := m.svc.Register(c.Context(), web.PanelOf(c), in, web.LocaleOf(c), client(c))
+	if err := m.checkCaptcha(c, in.CaptchaToken, ""); err != nil {
+		return err
+	}
+	issued, err := m.register(c, web.PanelOf(c), in)
 	if err != nil {
 		return err
 	}
@@ -46,8 +49,12 @@ func (m *Module) apiLogin(c fiber.Ctx) error {
 		Email          string `json:"email"`
 		Password       string `json:"password"`
 		ParentFrameURL string `json:"parentFrameUrl"`
+		CaptchaToken   string `json:"captchaToken"`
 	}
 	if err := web.DecodeJSON(c, &in); err != nil {
+		return err
+	}
+	if err := m.checkCaptcha(c, in.CaptchaToken, in.Email); err != nil {
 		return err
 	}
 	issued, err := m.svc.Login(c.Context(), web.PanelOf(c), in.Email, in.Password, client(c))
@@ -78,11 +85,15 @@ func (m *Module) apiResetPassword(c fiber.Ctx) error {
 // the email exists.
 func (m *Module) apiForgotPassword(c fiber.Ctx) error {
 	var in struct {
-		Email   string `json:"email"`
-		SrcHost string `json:"srcHost"`
-		SrcPath string `json:"srcPath"`
+		Email        string `json:"email"`
+		SrcHost      string `json:"srcHost"`
+		SrcPath      string `json:"srcPath"`
+		CaptchaToken string `json:"captchaToken"`
 	}
 	if err := web.DecodeJSON(c, &in); err != nil {
+		return err
+	}
+	if err := m.checkCaptcha(c, in.CaptchaToken, ""); err != nil {
 		return err
 	}
 	panel := web.PanelOf(c)
@@ -164,13 +175,17 @@ func (m *Module) apiProfileJWT(c fiber.Ctx) error {
 	return c.JSON(fiber.Map{"token": body + "." + base64.RawURLEncoding.EncodeToString(mac.Sum(nil))})
 }
 
-// GET /ah/api/v1/user/{id}/recaptcha-required
+// GET /ah/api/v1/user/{id}/recaptcha-required: whether the next login of this account (by
+// email) from this IP must carry a captcha token, and which site key the widget uses.
 func (m *Module) apiRecaptchaRequired(c fiber.Ctx) error {
-	required, err := m.svc.RecaptchaRequired(c.Context(), web.PanelOf(c), c.Params("id"))
+	cfg, err := m.captchaFor(c, c.Params("id"))
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"required": required})
+	if cfg == nil {
+		return c.JSON(fiber.Map{"required": false})
+	}
+	return c.JSON(fiber.Map{"required": true, "provider": cfg.Kind, "siteKey": cfg.SiteKey})
 }
 
 // GET /ah/api/v1/request-validation-email (optional mode)

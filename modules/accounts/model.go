@@ -70,4 +70,9 @@ const (
 )
 
 // Models lists the module's tables for the schema check.
-func Models() []any { return []any{&AccountHolder{}, &Participant{}, &Session{}, &AccountToken{}} }
+func Models() []any {
+	return []any{
+		&AccountHolder{}, &Participant{}, &Session{}, &AccountToken{},
+		&SignInProvider{}, &OAuthConnection{}, &SignInAttempt{}, &SignInPending{}, &CaptchaSetting{},
+	}
+}

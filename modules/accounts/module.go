@@ -4,11 +4,15 @@
 package accounts
 
 import (
+	"cmp"
+	"fmt"
 	"log/slog"
 	"time"
 
+	"github.com/canvass/canvass/modules/captcha"
 	"github.com/canvass/canvass/modules/mailer"
 	"github.com/canvass/canvass/modules/ratelimit"
+	"github.com/canvass/canvass/modules/social"
 	"github.com/canvass/canvass/modules/web"
 	"github.com/gofiber/fiber/v3"
 	"gorm.io/gorm"
@@ -23,18 +27,47 @@ type Deps struct {
 	Log     *slog.Logger
 	// BaseURL, when set, is the origin of mailed links; otherwise the request's origin.
 	BaseURL string
+	// Social speaks the identity providers' protocols; Captcha checks captcha tokens.
+	Social  *social.Client
+	Captcha *captcha.Verifier
+	// LocalCaptcha mints the development checkbox's tokens when a panel uses the local captcha.
+	LocalCaptcha interface{ CheckboxToken(hostname string) string }
+	// SignInCacheTTL bounds how long a panel's providers and captcha are kept per process
+	// (how long another process's `tenant apply` takes to show).
+	SignInCacheTTL time.Duration
 }
 
 type Module struct {
 	kit     *web.Kit
 	svc     *Service
 	baseURL string
+	sealer  *web.Sealer
+	signIn  signInCache
+	captcha *captcha.Verifier
+	// localCaptcha mints the local development captcha's checkbox tokens (nil outside the demo).
+	localCaptcha interface{ CheckboxToken(hostname string) string }
 }
+
+// signInKeyPurpose derives the key that seals panels' provider and captcha secrets at rest.
+const signInKeyPurpose = "accounts-sign-in-secrets"
 
 func New(d Deps) *Module {
 	store := NewStore(d.DB)
-	svc := &Service{store: store, limiter: d.Limiter, mail: d.Mail, mails: &Mails{sender: d.Mail, locales: d.Kit.Locales}, log: d.Log, now: time.Now}
-	m := &Module{kit: d.Kit, svc: svc, baseURL: d.BaseURL}
+	sealer, err := web.NewSealer(d.Kit.Secret(signInKeyPurpose))
+	if err != nil {
+		panic(fmt.Errorf("accounts: %w", err)) // Kit.Secret is always 32 bytes
+	}
+	if d.Social == nil {
+		d.Social = social.New(nil)
+	}
+	if d.Captcha == nil {
+		d.Captcha = captcha.New(nil)
+	}
+	svc := &Service{store: store, limiter: d.Limiter, mail: d.Mail, mails: &Mails{sender: d.Mail, locales: d.Kit.Locales}, log: d.Log, now: time.Now, social: d.Social}
+	m := &Module{
+		kit: d.Kit, svc: svc, baseURL: d.BaseURL, sealer: sealer, captcha: d.Captcha, localCaptcha: d.LocalCaptcha,
+		signIn: signInCache{ttl: cmp.Or(d.SignInCacheTTL, time.Minute), byID: map[string]signInEntry{}},
+	}
 	d.Kit.AddNav(web.NavEntry{Href: "/settings", Icon: "settings", LabelID: "nav.settings", Order: 90})
 	d.Kit.OnLanguageSwitch(func(c fiber.Ctx, code string) error {
 		return svc.SetLanguage(c.Context(), web.MemberOf(c), code)
@@ -65,6 +98,16 @@ func (m *Module) Routes(r fiber.Router) {
 	r.Post("/reset-password", public, m.resetSubmit)
 	r.Get("/suspended", m.suspendedPage)
 
+	// Social sign-in: off to the provider, its return (sign in, join or connect), and an
+	// identity waiting for a password (link) or an email (join).
+	r.Get("/sign-in/link", public, m.linkPage)
+	r.Post("/sign-in/link", public, m.linkSubmit)
+	r.Post("/sign-in/link/cancel", public, m.linkCancel)
+	r.Get("/sign-in/complete", public, m.completePage)
+	r.Post("/sign-in/complete", public, m.completeSubmit)
+	r.Get("/sign-in/:provider", public, m.signInStart)
+	r.Get("/sign-in/:provider/return", m.signInReturn)
+
 	// Open to all.
 	r.Get("/logout", m.logoutPage)
 	r.Get("/email-validation-done", m.emailValidatedPage)
@@ -78,6 +121,9 @@ func (m *Module) Routes(r fiber.Router) {
 	r.Get("/settings", private, m.settingsPage)
 	r.Post("/settings", private, m.settingsSave)
 	r.Post("/settings/password", private, m.settingsPassword)
+	r.Post("/settings/password/mail", private, m.settingsPasswordMail)
+	r.Get("/settings/connections/:provider", private, m.connectStart)
+	r.Post("/settings/connections/:provider/disconnect", private, m.disconnectSubmit)
 	r.Get("/validate-email", private, m.validatePage)
 	r.Post("/validate-email", private, m.validateResend)
 
@@ -94,6 +140,9 @@ func (m *Module) Routes(r fiber.Router) {
 	r.Get("/ah/api/v1/user/:id/recaptcha-required", m.apiRecaptchaRequired)
 	r.Get("/ah/api/v1/request-validation-email", api, m.apiRequestValidationEmail)
 	r.Post("/ah/api/v1/change-password", api, m.apiChangePassword)
+	// Without a member token these answer the spec's "No token detected".
+	r.Post("/ah/api/v1/oauth/:provider/id-token/connect", m.apiConnect)
+	r.Post("/ah/api/v1/oauth/disconnect", m.apiDisconnect)
 	// Panel-instance API.
 	r.Get("/api/v3/user/profile", api, m.apiProfile)
 }

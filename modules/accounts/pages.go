@@ -15,7 +15,9 @@ func client(c fiber.Ctx) Client { return Client{IP: c.IP(), UserAgent: c.Get(fib
 // not the member's to fix (the error handler then shows the error page).
 func (m *Module) formFailure(c fiber.Ctx, err error, props *views.FormProps) error {
 	var e *web.Error
-	if !errors.As(err, &e) || e.Status >= 500 {
+	// A provider that did not answer (502: captcha, sign-in) is shown on the form, kept filled
+	// in, so the member can simply try again.
+	if !errors.As(err, &e) || e.Status >= 500 && e.Status != fiber.StatusBadGateway {
 		return err
 	}
 	props.Errors = e.FieldErrors(m.kit.Tr(c))
@@ -27,17 +29,54 @@ func (m *Module) formFailure(c fiber.Ctx, err error, props *views.FormProps) err
 }
 
 func (m *Module) loginPage(c fiber.Ctx) error {
-	return m.kit.Render(c, fiber.StatusOK, views.Login(views.FormProps{Redirect: web.LocalPath(c, c.Query("redirect"))}))
+	return m.renderLogin(c, fiber.StatusOK, views.FormProps{Redirect: web.LocalPath(c, c.Query("redirect"))})
+}
+
+// renderLogin and renderJoin show the form with the panel's sign-in providers under it.
+func (m *Module) renderLogin(c fiber.Ctx, status int, props views.FormProps) error {
+	var err error
+	if props.Providers, err = m.providerButtons(c, props.Redirect); err != nil {
+		return err
+	}
+	if props.Captcha, err = m.captchaWidget(c, props.Values["email"]); err != nil {
+		return err
+	}
+	return m.kit.Render(c, status, views.Login(props))
+}
+
+func (m *Module) renderJoin(c fiber.Ctx, status int, props views.FormProps) error {
+	var err error
+	if props.Providers, err = m.providerButtons(c, props.Redirect); err != nil {
+		return err
+	}
+	if props.Captcha, err = m.captchaWidget(c, ""); err != nil {
+		return err
+	}
+	return m.kit.Render(c, status, views.Join(props))
+}
+
+func (m *Module) renderForgot(c fiber.Ctx, status int, props views.FormProps) error {
+	var err error
+	if !props.Done {
+		if props.Captcha, err = m.captchaWidget(c, ""); err != nil {
+			return err
+		}
+	}
+	return m.kit.Render(c, status, views.Forgot(props))
 }
 
 func (m *Module) loginSubmit(c fiber.Ctx) error {
 	props := views.FormProps{Values: map[string]string{"email": c.FormValue("email")}, Redirect: web.LocalPath(c, c.FormValue("redirect"))}
-	issued, err := m.svc.Login(c.Context(), web.PanelOf(c), c.FormValue("email"), c.FormValue("password"), client(c))
+	err := m.checkCaptcha(c, m.formCaptchaToken(c), c.FormValue("email"))
+	var issued *Issued
+	if err == nil {
+		issued, err = m.svc.Login(c.Context(), web.PanelOf(c), c.FormValue("email"), c.FormValue("password"), client(c))
+	}
 	if err != nil {
 		if ferr := m.formFailure(c, err, &props); ferr != nil {
 			return ferr
 		}
-		return m.kit.Render(c, c.Response().StatusCode(), views.Login(props))
+		return m.renderLogin(c, c.Response().StatusCode(), props)
 	}
 	return m.signedIn(c, issued, props.Redirect)
 }
@@ -54,9 +93,9 @@ func (m *Module) signedIn(c fiber.Ctx, issued *Issued, redirect string) error {
 }
 
 func (m *Module) joinPage(c fiber.Ctx) error {
-	return m.kit.Render(c, fiber.StatusOK, views.Join(views.FormProps{
+	return m.renderJoin(c, fiber.StatusOK, views.FormProps{
 		Redirect: web.LocalPath(c, c.Query("redirect")), InviteID: c.Params("inviteId"),
-	}))
+	})
 }
 
 func (m *Module) joinSubmit(c fiber.Ctx) error {
@@ -69,32 +108,51 @@ func (m *Module) joinSubmit(c fiber.Ctx) error {
 		Values:   map[string]string{"email": in.Email, "firstName": in.FirstName},
 		Redirect: web.LocalPath(c, c.FormValue("redirect")), InviteID: in.InviteID,
 	}
-	issued, err := m.svc.Register(c.Context(), panel, in, web.LocaleOf(c), client(c))
+	err := m.checkCaptcha(c, m.formCaptchaToken(c), "")
+	var issued *Issued
+	if err == nil {
+		issued, err = m.register(c, panel, in)
+	}
 	if err != nil {
 		if ferr := m.formFailure(c, err, &props); ferr != nil {
 			return ferr
 		}
-		return m.kit.Render(c, c.Response().StatusCode(), views.Join(props))
+		return m.renderJoin(c, c.Response().StatusCode(), props)
 	}
 	return m.signedIn(c, issued, props.Redirect)
 }
 
 func (m *Module) forgotPage(c fiber.Ctx) error {
-	return m.kit.Render(c, fiber.StatusOK, views.Forgot(views.FormProps{}))
+	return m.renderForgot(c, fiber.StatusOK, views.FormProps{})
+}
+
+// register signs up, counting a refused sign-up against the IP (captchas after failures).
+func (m *Module) register(c fiber.Ctx, panel *web.Panel, in RegisterInput) (*Issued, error) {
+	issued, err := m.svc.Register(c.Context(), panel, in, web.LocaleOf(c), client(c))
+	var e *web.Error
+	if errors.As(err, &e) && e.Status < 500 {
+		if herr := m.svc.signUpFailed(c.Context(), c.IP()); herr != nil {
+			return nil, herr
+		}
+	}
+	return issued, err
 }
 
 func (m *Module) forgotSubmit(c fiber.Ctx) error {
 	email := strings.TrimSpace(c.FormValue("email"))
 	props := views.FormProps{Values: map[string]string{"email": email}}
-	err := m.svc.ForgotPassword(c.Context(), web.PanelOf(c), email, web.LocaleOf(c), m.link(c, "", "/reset-password"), client(c))
+	err := m.checkCaptcha(c, m.formCaptchaToken(c), "")
+	if err == nil {
+		err = m.svc.ForgotPassword(c.Context(), web.PanelOf(c), email, web.LocaleOf(c), m.link(c, "", "/reset-password"), client(c))
+	}
 	if err != nil {
 		if ferr := m.formFailure(c, err, &props); ferr != nil {
 			return ferr
 		}
-		return m.kit.Render(c, c.Response().StatusCode(), views.Forgot(props))
+		return m.renderForgot(c, c.Response().StatusCode(), props)
 	}
 	props.Done, props.Email = true, email
-	return m.kit.Render(c, fiber.StatusOK, views.Forgot(props))
+	return m.renderForgot(c, fiber.StatusOK, props)
 }
 
 // link is where mailed links point: the configured base URL, else this request's origin

@@ -53,12 +53,19 @@ func (s *Service) Profile(ctx context.Context, panel *web.Panel, m *web.Member, 
 	if md == nil {
 		md = Metadata{}
 	}
+	conns, err := s.store.Connections(ctx, ah.ID)
+	if err != nil {
+		return nil, err
+	}
+	if conns == nil {
+		conns = []string{}
+	}
 	return &UserProfile{
 		PPToken: m.Token, PPUUID: p.ID, GUID: ah.ID, InstanceURL: origin, InstanceCode: panel.InstanceCode,
 		InstanceKey: panel.InstanceKey, PanelKey: panel.Key, LanguageCode: ah.LanguageCode,
 		AcceptedTermsConditions: ah.AcceptedTermsAt != nil, EmailValidated: ah.EmailValidatedAt != nil,
 		PlatformName: panel.Name, IsEligibleToRefer: p.IsEligibleToRefer, Metadata: md,
-		ProfilePics: []ProfilePic{}, TrackingIDs: map[string]string{}, OAuthConnections: []string{},
+		ProfilePics: []ProfilePic{}, TrackingIDs: map[string]string{}, OAuthConnections: conns,
 		Email: ah.Email, Username: ah.Username, FirstName: ah.FirstName, LastName: ah.LastName,
 	}, nil
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/canvass/canvass/modules/mailer"
 	"github.com/canvass/canvass/modules/ratelimit"
+	"github.com/canvass/canvass/modules/social"
 	"github.com/canvass/canvass/modules/web"
 	"github.com/gofiber/fiber/v3"
 	"github.com/google/uuid"
@@ -35,7 +36,6 @@ const (
 	loginWindow          = 15 * time.Minute
 	maxFailuresAccount   = 5
 	maxFailuresIP        = 30
-	recaptchaAfter       = 3
 	maxMailsPerHour      = 5
 	maxEmailLength       = 254
 	maxNameLength        = 100
@@ -51,6 +51,7 @@ type Service struct {
 	mails   *Mails
 	log     *slog.Logger
 	now     func() time.Time
+	social  *social.Client
 }
 
 // RegisterInput is the sign-up payload.
@@ -64,6 +65,7 @@ type RegisterInput struct {
 	AcceptTerms    bool   `json:"acceptedTermsConditions"`
 	InviteID       string `json:"inviteId"`
 	ParentFrameURL string `json:"parentFrameUrl"`
+	CaptchaToken   string `json:"captchaToken"`
 }
 
 // Client is where a request came from, kept on its session.
@@ -250,13 +252,6 @@ func (s *Service) Login(ctx context.Context, panel *web.Panel, email, password s
 		return nil, err
 	}
 	return s.issue(ctx, ah, p, client)
-}
-
-// RecaptchaRequired tells whether an account (by email or id) has failed often enough that a
-// captcha should be shown before the next attempt.
-func (s *Service) RecaptchaRequired(ctx context.Context, panel *web.Panel, id string) (bool, error) {
-	n, err := s.limiter.Count(ctx, "login:acct:"+panel.ID+":"+NormalizeEmail(id), loginWindow)
-	return n >= recaptchaAfter, err
 }
 
 // Authenticate turns a pp-token into the member it belongs to on this panel.

@@ -3,6 +3,7 @@ package accounts
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 
 	"github.com/canvass/canvass/modules/web"
 	views "github.com/canvass/canvass/views/accounts"
@@ -23,7 +24,48 @@ func (m *Module) settingsProps(c fiber.Ctx) (views.SettingsProps, error) {
 	for _, l := range web.PanelOf(c).Languages {
 		props.Languages = append(props.Languages, views.Option{Value: l.Code, Label: l.Name})
 	}
+	if props.Connections, props.HasPassword, err = m.connectionsOf(c, profile.OAuthConnections); err != nil {
+		return views.SettingsProps{}, err
+	}
 	return props, nil
+}
+
+// connectionsOf lists the panel's providers with the member's connections; a connection may
+// be removed unless it is the member's only way to sign in.
+func (m *Module) connectionsOf(c fiber.Ctx, connected []string) ([]views.Connection, bool, error) {
+	hasPassword, err := m.svc.HasPassword(c.Context(), web.MemberOf(c).AccountHolderID)
+	if err != nil {
+		return nil, false, err
+	}
+	cfg, err := m.signInOf(c.Context(), web.PanelOf(c))
+	if err != nil {
+		return nil, false, err
+	}
+	var out []views.Connection
+	for _, p := range cfg.providers {
+		out = append(out, views.Connection{
+			Provider: string(p.Provider), Label: providerLabel(p.Provider), Connected: slices.Contains(connected, string(p.Provider)),
+			CanDisconnect: hasPassword || len(connected) > 1,
+		})
+	}
+	return out, hasPassword, nil
+}
+
+// POST /settings/password/mail: a member who joined through a provider sets a password
+// through the reset mail, which proves they hold the email.
+func (m *Module) settingsPasswordMail(c fiber.Ctx) error {
+	member := web.MemberOf(c)
+	err := m.svc.ForgotPassword(c.Context(), web.PanelOf(c), member.Email, web.LocaleOf(c), m.link(c, "", "/reset-password"), client(c))
+	if err != nil {
+		var e *web.Error
+		if !errors.As(err, &e) || e.Status >= 500 {
+			return err
+		}
+		m.kit.FlashNext(c, "error", e.ID)
+	} else {
+		m.kit.FlashNext(c, "success", "flash.password_mail_sent")
+	}
+	return c.Redirect().Status(fiber.StatusSeeOther).To("/settings")
 }
 
 func (m *Module) settingsPage(c fiber.Ctx) error {

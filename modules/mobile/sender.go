@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/url"
 	"strings"
+
+	"github.com/canvass/canvass/modules/web"
 )
 
 // Sender delivers one text message and returns the provider's id for it.
@@ -50,7 +51,7 @@ func NewSender(rawURL string, log *slog.Logger) (Sender, error) {
 		scheme = "https"
 	case "twilio+http":
 		// Plain HTTP would send the auth token in the clear: only to this machine.
-		if !loopback(u.Hostname()) {
+		if !web.LoopbackHost(u.Hostname()) {
 			return nil, fmt.Errorf("%w: twilio+http:// is for loopback hosts only, not %q", ErrInvalidConfig, u.Hostname())
 		}
 		scheme = "http"
@@ -70,14 +71,6 @@ func NewSender(rawURL string, log *slog.Logger) (Sender, error) {
 		return nil, fmt.Errorf("%w: SMS URL needs ?from= (the sending number, URL-encoded: %%2B for +)", ErrInvalidConfig)
 	}
 	return &TwilioSender{BaseURL: scheme + "://" + u.Host, AccountSID: sid, AuthToken: token, From: from}, nil
-}
-
-func loopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // LogSender writes messages to the log instead of sending them: in development the code

@@ -33,7 +33,7 @@ func (m *Module) saveDetails(ctx context.Context, panel *web.Panel, participantI
 	if err != nil {
 		return fmt.Errorf("encode %s details: %w", d.Kind, err)
 	}
-	sealed, err := m.sealer.seal(plain, detailsBinding(participantID, d.Kind))
+	sealed, err := m.sealer.Seal(plain, detailsBinding(participantID, d.Kind))
 	if err != nil {
 		return err
 	}
@@ -56,7 +56,7 @@ func (m *Module) detailsOn(db *gorm.DB, panel *web.Panel, participantID string, 
 	if row.PanelID != panel.ID {
 		return nil, nil
 	}
-	plain, err := m.sealer.open(row.Sealed, detailsBinding(participantID, kind))
+	plain, err := m.sealer.Open(row.Sealed, detailsBinding(participantID, kind))
 	if err != nil {
 		return nil, fmt.Errorf("%s details of %s: %w", kind, participantID, err)
 	}

@@ -66,7 +66,7 @@ type Module struct {
 	ledger    Ledger
 	eligible  func(ctx context.Context, panel *web.Panel, participantID string) (string, error)
 	panelByID func(ctx context.Context, id string) (*web.Panel, error)
-	sealer    *sealer
+	sealer    *web.Sealer
 	now       func() time.Time
 }
 
@@ -75,7 +75,7 @@ func New(d Deps) *Module {
 	if d.DB == nil || d.Kit == nil || d.Ledger == nil || d.EligibleToRedeem == nil || d.PanelByID == nil {
 		panic("redemptions: Deps.DB, Kit, Ledger, EligibleToRedeem and PanelByID are required")
 	}
-	s, err := newSealer(d.PayoutKey)
+	s, err := web.NewSealer(d.PayoutKey)
 	if err != nil {
 		panic("redemptions: " + err.Error())
 	}

@@ -199,15 +199,15 @@ func TestPayoutDetailsAreSealedAtRest(t *testing.T) {
 		require.NoError(t, f.db.Exec(`INSERT INTO payout_details (participant_id, kind, panel_id, sealed, created_at, updated_at)
 			SELECT ?, kind, panel_id, sealed, created_at, updated_at FROM payout_details WHERE participant_id = ? AND kind = 'paypal'`, other, pid).Error)
 		_, err = f.m.Details(f.ctx, f.euro, other, KindPayPal)
-		assert.ErrorIs(t, err, errSealed)
+		assert.ErrorIs(t, err, web.ErrSealed)
 
 		// Another app secret opens nothing.
-		stranger, err := newSealer(make([]byte, 32))
+		stranger, err := web.NewSealer(make([]byte, 32))
 		require.NoError(t, err)
 		var sealed string
 		require.NoError(t, f.db.Raw(`SELECT sealed FROM payout_details WHERE participant_id = ? AND kind = 'bank'`, pid).Scan(&sealed).Error)
-		_, err = stranger.open(sealed, detailsBinding(pid, KindBank))
-		assert.ErrorIs(t, err, errSealed)
+		_, err = stranger.Open(sealed, detailsBinding(pid, KindBank))
+		assert.ErrorIs(t, err, web.ErrSealed)
 	})
 }
 

@@ -272,7 +272,7 @@ func (m *Module) sealDestination(r *Redemption, d Destination) error {
 	if err != nil {
 		return fmt.Errorf("encode destination: %w", err)
 	}
-	sealed, err := m.sealer.seal(whole, redemptionBinding(r.ID))
+	sealed, err := m.sealer.Seal(whole, redemptionBinding(r.ID))
 	if err != nil {
 		return err
 	}
@@ -291,7 +291,7 @@ func (r *Redemption) MaskedDestination() Destination {
 
 // FullDestination opens the sealed destination of a redemption (operators only).
 func (m *Module) FullDestination(r *Redemption) (Destination, error) {
-	plain, err := m.sealer.open(r.DestinationSealed, redemptionBinding(r.ID))
+	plain, err := m.sealer.Open(r.DestinationSealed, redemptionBinding(r.ID))
 	if err != nil {
 		return Destination{}, fmt.Errorf("destination of redemption %s: %w", r.ID, err)
 	}

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"net"
 	"net/url"
 	"strings"
 
@@ -56,4 +57,15 @@ func LocalPath(c fiber.Ctx, target string) string {
 		return ""
 	}
 	return t
+}
+
+// LoopbackHost tells whether a host name (no port) is this machine: localhost, *.localhost or
+// a loopback IP. Provider addresses may use plain http only there (test fakes, local providers).
+func LoopbackHost(host string) bool {
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

@@ -15,6 +15,23 @@ import (
 
 type nonceKey struct{}
 type framingKey struct{}
+type sourcesKey struct{}
+
+// CSPSources are origins a page adds to its Content-Security-Policy directives: a captcha
+// provider's script and frames, only on the pages that show its widget.
+type CSPSources struct {
+	Script, Frame, Connect, Style []string
+}
+
+// AllowSources adds a third party's origins to this response's CSP.
+func AllowSources(c fiber.Ctx, s CSPSources) { c.Locals(sourcesKey{}, s) }
+
+func withSources(directive string, extra []string) string {
+	if len(extra) == 0 {
+		return directive
+	}
+	return directive + " " + strings.Join(extra, " ")
+}
 
 // Nonce is the per-request CSP nonce for inline <style> and <script> elements.
 func Nonce(c fiber.Ctx) string {
@@ -77,9 +94,12 @@ func (k *Kit) SecurityHeaders() fiber.Handler {
 		} else {
 			h.Set("X-Frame-Options", "SAMEORIGIN")
 		}
+		extra, _ := c.Locals(sourcesKey{}).(CSPSources)
 		// frame-src: video questions embed YouTube's privacy-enhanced player.
-		h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self' 'nonce-"+nonce+"'; style-src "+styleSrc+
-			"; img-src 'self' https: data:; font-src 'self' https: data:; connect-src 'self'; frame-src 'self' https://www.youtube-nocookie.com; form-action 'self'; frame-ancestors "+frame+
+		h.Set("Content-Security-Policy", "default-src 'self'; "+withSources("script-src 'self' 'nonce-"+nonce+"'", extra.Script)+
+			"; "+withSources("style-src "+styleSrc, extra.Style)+
+			"; img-src 'self' https: data:; font-src 'self' https: data:; "+withSources("connect-src 'self'", extra.Connect)+
+			"; "+withSources("frame-src 'self' https://www.youtube-nocookie.com", extra.Frame)+"; form-action 'self'; frame-ancestors "+frame+
 			"; object-src 'none'; base-uri 'none'")
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")

@@ -1,0 +1,87 @@
+package accounts
+
+import "time"
+
+// SignInProvider is one identity provider a panel offers (google, facebook, twitter), with its
+// secrets sealed (web.Sealer) and bound to the panel and provider.
+type SignInProvider struct {
+	PanelID              string `gorm:"primaryKey"`
+	Provider             string `gorm:"primaryKey"`
+	ClientID             string
+	ClientSecretSealed   string
+	Issuer               string
+	AuthURL              string
+	TokenURL             string
+	APIURL               string `gorm:"column:api_url"`
+	ConsumerKey          string
+	ConsumerSecretSealed string
+	Position             int
+	UpdatedAt            time.Time
+}
+
+// OAuthConnection links a provider identity to an account holder of one panel: an entry of the
+// profile's oauthConnections.
+type OAuthConnection struct {
+	PanelID         string `gorm:"primaryKey"`
+	Provider        string `gorm:"primaryKey"`
+	Subject         string `gorm:"primaryKey"`
+	AccountHolderID string
+	Email           string
+	CreatedAt       time.Time
+}
+
+func (OAuthConnection) TableName() string { return "oauth_connections" }
+
+// Why a sign-in was sent to its provider.
+const (
+	intentSignIn  = "sign_in" // sign in, or join when the identity is new
+	intentConnect = "connect" // a signed-in member adds the network to their connections
+)
+
+// SignInAttempt is a sign-in sent to a provider and not back yet; its id is the hash of the
+// state, spent on return.
+type SignInAttempt struct {
+	ID            string `gorm:"primaryKey"`
+	PanelID       string
+	Provider      string
+	Intent        string
+	Nonce         string
+	Verifier      string
+	BrowserHash   string
+	ParticipantID *string
+	Redirect      string
+	CreatedAt     time.Time
+	ExpiresAt     time.Time
+}
+
+// SignInPending is a provider identity back from its provider that is not linked yet: its
+// email matched an account (AccountHolderID set: linked once that password is entered), or
+// it needs an email to join.
+type SignInPending struct {
+	ID              string `gorm:"primaryKey"`
+	PanelID         string
+	Provider        string
+	Subject         string
+	Email           string
+	EmailVerified   bool
+	Name            string
+	AccountHolderID *string
+	Redirect        string
+	CreatedAt       time.Time
+	ExpiresAt       time.Time
+}
+
+func (SignInPending) TableName() string { return "sign_in_pending" }
+
+// CaptchaSetting is a panel's captcha: its provider, keys (secret sealed) and when it is asked for.
+type CaptchaSetting struct {
+	PanelID       string `gorm:"primaryKey"`
+	Kind          string
+	SiteKey       string
+	SecretSealed  string
+	VerifyURL     string
+	MinScore      float64
+	Mode          string
+	AfterFailures int
+	UpdatedAt     time.Time
+}
