@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -339,10 +340,7 @@ func TestConnectionsAreAddedAndRemovedThroughTheAPI(t *testing.T) {
 }
 
 func with(claims map[string]any, key string, value any) map[string]any {
-	out := map[string]any{}
-	for k, v := range claims {
-		out[k] = v
-	}
+	out := maps.Clone(claims)
 	out[key] = value
 	return out
 }

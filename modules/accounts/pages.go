@@ -32,37 +32,40 @@ func (m *Module) loginPage(c fiber.Ctx) error {
 	return m.renderLogin(c, fiber.StatusOK, views.FormProps{Redirect: web.LocalPath(c, c.Query("redirect"))})
 }
 
-// renderLogin and renderJoin show the form with the panel's sign-in providers under it.
+// renderLogin, renderJoin and renderForgot show their form with what the panel adds to it now:
+// its sign-in providers (login and join) and, when it asks for one, the captcha.
 func (m *Module) renderLogin(c fiber.Ctx, status int, props views.FormProps) error {
-	var err error
-	if props.Providers, err = m.providerButtons(c, props.Redirect); err != nil {
-		return err
-	}
-	if props.Captcha, err = m.captchaWidget(c, props.Values["email"]); err != nil {
+	if err := m.signInExtras(c, &props, true, props.Values["email"]); err != nil {
 		return err
 	}
 	return m.kit.Render(c, status, views.Login(props))
 }
 
 func (m *Module) renderJoin(c fiber.Ctx, status int, props views.FormProps) error {
-	var err error
-	if props.Providers, err = m.providerButtons(c, props.Redirect); err != nil {
-		return err
-	}
-	if props.Captcha, err = m.captchaWidget(c, ""); err != nil {
+	if err := m.signInExtras(c, &props, true, ""); err != nil {
 		return err
 	}
 	return m.kit.Render(c, status, views.Join(props))
 }
 
 func (m *Module) renderForgot(c fiber.Ctx, status int, props views.FormProps) error {
-	var err error
 	if !props.Done {
-		if props.Captcha, err = m.captchaWidget(c, ""); err != nil {
+		if err := m.signInExtras(c, &props, false, ""); err != nil {
 			return err
 		}
 	}
 	return m.kit.Render(c, status, views.Forgot(props))
+}
+
+func (m *Module) signInExtras(c fiber.Ctx, props *views.FormProps, providers bool, account string) error {
+	var err error
+	if providers {
+		if props.Providers, err = m.providerButtons(c, props.Redirect); err != nil {
+			return err
+		}
+	}
+	props.Captcha, err = m.captchaWidget(c, account)
+	return err
 }
 
 func (m *Module) loginSubmit(c fiber.Ctx) error {

@@ -32,6 +32,8 @@ type UserProfile struct {
 	Username                string            `json:"username"`
 	FirstName               string            `json:"firstName"`
 	LastName                string            `json:"lastName"`
+	// HasPassword: the member can sign in with a password (the settings page; not in the API).
+	HasPassword bool `json:"-"`
 }
 
 type ProfilePic struct {
@@ -67,6 +69,7 @@ func (s *Service) Profile(ctx context.Context, panel *web.Panel, m *web.Member, 
 		PlatformName: panel.Name, IsEligibleToRefer: p.IsEligibleToRefer, Metadata: md,
 		ProfilePics: []ProfilePic{}, TrackingIDs: map[string]string{}, OAuthConnections: conns,
 		Email: ah.Email, Username: ah.Username, FirstName: ah.FirstName, LastName: ah.LastName,
+		HasPassword: ah.PasswordHash != "",
 	}, nil
 }
 

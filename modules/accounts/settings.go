@@ -24,7 +24,8 @@ func (m *Module) settingsProps(c fiber.Ctx) (views.SettingsProps, error) {
 	for _, l := range web.PanelOf(c).Languages {
 		props.Languages = append(props.Languages, views.Option{Value: l.Code, Label: l.Name})
 	}
-	if props.Connections, props.HasPassword, err = m.connectionsOf(c, profile.OAuthConnections); err != nil {
+	props.HasPassword = profile.HasPassword
+	if props.Connections, err = m.connectionsOf(c, profile.OAuthConnections, profile.HasPassword); err != nil {
 		return views.SettingsProps{}, err
 	}
 	return props, nil
@@ -32,14 +33,10 @@ func (m *Module) settingsProps(c fiber.Ctx) (views.SettingsProps, error) {
 
 // connectionsOf lists the panel's providers with the member's connections; a connection may
 // be removed unless it is the member's only way to sign in.
-func (m *Module) connectionsOf(c fiber.Ctx, connected []string) ([]views.Connection, bool, error) {
-	hasPassword, err := m.svc.HasPassword(c.Context(), web.MemberOf(c).AccountHolderID)
-	if err != nil {
-		return nil, false, err
-	}
+func (m *Module) connectionsOf(c fiber.Ctx, connected []string, hasPassword bool) ([]views.Connection, error) {
 	cfg, err := m.signInOf(c.Context(), web.PanelOf(c))
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	var out []views.Connection
 	for _, p := range cfg.providers {
@@ -48,7 +45,7 @@ func (m *Module) connectionsOf(c fiber.Ctx, connected []string) ([]views.Connect
 			CanDisconnect: hasPassword || len(connected) > 1,
 		})
 	}
-	return out, hasPassword, nil
+	return out, nil
 }
 
 // POST /settings/password/mail: a member who joined through a provider sets a password

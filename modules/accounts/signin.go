@@ -361,12 +361,3 @@ func (s *Service) Disconnect(ctx context.Context, m *web.Member, provider social
 func (s *Service) Connections(ctx context.Context, holderID string) ([]string, error) {
 	return s.store.Connections(ctx, holderID)
 }
-
-// HasPassword tells whether the account holder can sign in with a password.
-func (s *Service) HasPassword(ctx context.Context, holderID string) (bool, error) {
-	ah, err := s.store.Holder(ctx, holderID)
-	if err != nil {
-		return false, err
-	}
-	return ah.PasswordHash != "", nil
-}

@@ -113,26 +113,19 @@ func (m *Module) captchaFor(c fiber.Ctx, account string) (*captchaConfig, error)
 	return nil, nil
 }
 
-// failures are the failed logins and sign-ups of an IP in the login window, or of an account
-// when one is named, whichever is more.
+// failures are the failed logins and sign-ups of an IP in the login window, or the failed
+// logins of an account when one is named, whichever is more.
 func (s *Service) failures(ctx context.Context, panel *web.Panel, ip, account string) (int, error) {
-	n := 0
-	keys := []string{"login:ip:" + ip, signUpIPKey + ip}
-	if account != "" {
-		keys = append(keys, "login:acct:"+panel.ID+":"+NormalizeEmail(account))
+	logins, err := s.limiter.Count(ctx, "login:ip:"+ip, loginWindow)
+	if err != nil {
+		return 0, err
 	}
-	for i, key := range keys {
-		k, err := s.limiter.Count(ctx, key, loginWindow)
-		if err != nil {
-			return 0, err
-		}
-		if i < 2 {
-			n += k // the IP's logins and sign-ups add up
-		} else if k > n {
-			n = k
-		}
+	signUps, err := s.limiter.Count(ctx, signUpIPKey+ip, loginWindow)
+	if err != nil || account == "" {
+		return logins + signUps, err
 	}
-	return n, nil
+	acct, err := s.limiter.Count(ctx, "login:acct:"+panel.ID+":"+NormalizeEmail(account), loginWindow)
+	return max(logins+signUps, acct), err
 }
 
 // signUpFailed counts a refused sign-up against the IP.
