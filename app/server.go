@@ -17,6 +17,7 @@ import (
 	"github.com/canvass/canvass/modules/home"
 	"github.com/canvass/canvass/modules/mailer"
 	"github.com/canvass/canvass/modules/mobile"
+	"github.com/canvass/canvass/modules/onboarding"
 	"github.com/canvass/canvass/modules/postcodes"
 	"github.com/canvass/canvass/modules/ratelimit"
 	"github.com/canvass/canvass/modules/redemptions"
@@ -51,6 +52,8 @@ type App struct {
 	Redemptions *redemptions.Module
 	// Competitions keeps members' entries into competition campaigns' prize draws and draws them.
 	Competitions *competitions.Module
+	// Onboarding lets visitors answer the onboarding campaigns before they become members.
+	Onboarding *onboarding.Module
 	// dev holds the local development sign-in and captcha providers (demo outside production).
 	dev *devProviders
 }
@@ -111,6 +114,10 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 		DB: db, Kit: kit, Log: log, Guard: a.Accounts, Audience: a.Campaigns.Audience, Catalogue: a.Campaigns, Marks: a.Surveys,
 	})
 	a.Surveys.SetFeed(a.Feed)
+	a.Onboarding = onboarding.New(onboarding.Deps{
+		DB: db, Kit: kit, Log: log, Accounts: a.Accounts, Audience: a.Campaigns.Audience, Surveys: a.Surveys,
+	})
+	a.Accounts.SetOnboarding(a.Onboarding)
 	a.Events = events.New(db)
 	a.Postcodes = postcodes.New(postcodes.Deps{DB: db, Log: log, Limiter: limiter})
 	sms, err := mobile.SenderFromURL(cfg.SMSURL, cfg.Production(), log)
@@ -183,7 +190,9 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	a.Mobile.Routes(f)
 	a.Redemptions.Routes(f)
 	a.Competitions.Routes(f)
+	a.Onboarding.Routes(f)
 	a.Home.SetFeed(a.Feed.Page)
+	a.Home.SetVisitorRoot(a.Onboarding.VisitorRoot)
 	a.Home.Routes(f)
 	f.Use(a.Home.Fallback)
 	a.Fiber = f
@@ -232,4 +241,8 @@ var (
 	_ feed.Marks                 = (*surveys.Module)(nil)
 	_ competitions.Campaigns     = (*campaigns.Module)(nil)
 	_ competitions.Completions   = (*surveys.Module)(nil)
+	_ onboarding.Accounts        = (*accounts.Module)(nil)
+	_ onboarding.Audience        = (*campaigns.Audience)(nil)
+	_ onboarding.Surveys         = (*surveys.Module)(nil)
+	_ accounts.Onboarding        = (*onboarding.Module)(nil)
 )

@@ -15,6 +15,8 @@ export interface ThankYouProps {
   stored?: { rating: number; comment: string }
   /** The way back to the feed, for the competition invitation (whose footer is a spacer). */
   leave?: { href: string; label: string }
+  /** Offer the star rating (a walk, which keeps no run, has none). */
+  rate?: boolean
 }
 
 /** "3 stars" from the server's labels (survey.stars.3), else the number. */
@@ -24,7 +26,7 @@ function starLabel(t: T, i: number): string {
   return s === k ? String(i) : s
 }
 
-export function ThankYou({ go, apiBase, lang, t, stored, leave }: ThankYouProps) {
+export function ThankYou({ go, apiBase, lang, t, stored, leave, rate = true }: ThankYouProps) {
   useSignals()
   const rating = useSignal(stored?.rating ?? 0)
   const comment = useSignal(stored?.comment ?? '')
@@ -60,7 +62,7 @@ export function ThankYou({ go, apiBase, lang, t, stored, leave }: ThankYouProps)
         // No invitation to answer (not completed, or no draw): the spacer footer has no way on.
         <LeaveLink to={leave} />
       ) : null}
-      {saved.value ? (
+      {!rate ? null : saved.value ? (
         <p className="notice" role="status">
           {t('survey.rating_saved')}
         </p>

@@ -167,6 +167,12 @@ export interface SurveyBoxProps {
   blocked?: string
   /** The member's stored rating of a finished campaign, so a reload shows it as left. */
   rating?: { rating: number; comment: string }
+  /**
+   * A walk another module keeps (onboarding: a visitor who is not a member yet). The box talks
+   * to the panel host's onboarding API: GET apiBase/go and POST apiBase/{questionId}, both in
+   * {data} envelopes; there is no balance and no rating.
+   */
+  walk?: boolean
 }
 
 /** What the box posts to the parent window when framed (/embed/): each status, and Close. */

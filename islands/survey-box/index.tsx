@@ -145,7 +145,15 @@ function SurveyBox({ s, p, t, submit, load, back, close }: ViewProps & { close()
         </div>
       </header>
       {terminal ? (
-        <ThankYou go={go} apiBase={p.apiBase} lang={p.lang} t={t} stored={p.rating} leave={p.embed ? undefined : S.leaveLink(p.leave, t)} />
+        <ThankYou
+          go={go}
+          apiBase={p.apiBase}
+          lang={p.lang}
+          t={t}
+          stored={p.rating}
+          leave={p.embed ? undefined : S.leaveLink(p.leave, t)}
+          rate={!p.walk}
+        />
       ) : go.question ? (
         <Question s={s} t={t} load={load} previewMode={p.previewMode} instanceKey={p.instanceKey} />
       ) : go.action?.type === 'dobblk' && p.blocked ? (
@@ -209,8 +217,13 @@ export function mount(el: HTMLElement, props: unknown): () => void {
     const was = s.go.value.campaign_status
     S.setGo(s, go)
     if (go.campaign_status !== was) tell('canvass:status')
-    if (go.campaign_status === 'completed' && !wasDone) void refreshBalance()
+    if (go.campaign_status === 'completed' && !wasDone && !p.walk) void refreshBalance()
   }
+
+  // A walk's API (the panel host's onboarding calls) wraps bodies and replies in {data}.
+  const goURL = p.apiBase + '/go'
+  const answerURL = (qid: string) => (p.walk ? `${p.apiBase}/${encodeURIComponent(qid)}` : `${p.apiBase}/question/${encodeURIComponent(qid)}`)
+  const unwrap = (r: GoResult | { data: GoResult }): GoResult => (p.walk ? (r as { data: GoResult }).data : (r as GoResult))
 
   const refreshBalance = async () => {
     try {
@@ -227,7 +240,7 @@ export function mount(el: HTMLElement, props: unknown): () => void {
 
   const reload = async () => {
     try {
-      show(await get<GoResult>(p.apiBase + '/go'))
+      show(unwrap(await get<GoResult | { data: GoResult }>(goURL)))
     } catch (err) {
       toast((err as Error).message, { type: 'error' })
     }
@@ -242,9 +255,9 @@ export function mount(el: HTMLElement, props: unknown): () => void {
     const preview = p.previewMode === 'campaign-preview'
     try {
       // A preview sends the answers so far: the server keeps none.
-      const body = preview ? { answer, answers: s.answers } : { answer }
+      const body = preview ? { answer, answers: s.answers } : p.walk ? { data: { answer } } : { answer }
       const before = s.go.value
-      const next = await post<GoResult>(`${p.apiBase}/question/${encodeURIComponent(q.id)}`, body, { doNotAllowConcurrent: true })
+      const next = unwrap(await post<GoResult | { data: GoResult }>(answerURL(q.id), body, { doNotAllowConcurrent: true }))
       if (preview) {
         s.history.value = [...s.history.value, { go: { ...before, question: { ...q, answer } }, answers: { ...s.answers } }]
         s.answers = { ...s.answers, [q.id]: answer }

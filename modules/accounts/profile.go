@@ -144,18 +144,23 @@ func appendInvalid(e *web.Error, field, id string) *web.Error {
 
 // MarkWelcomeCompleted sets metadata.welcomeCampaignCompleted once (the campaigns module calls it).
 func (s *Service) MarkWelcomeCompleted(ctx context.Context, participantID string) error {
+	return s.setMetadataFlag(ctx, participantID, "welcomeCampaignCompleted")
+}
+
+// setMetadataFlag sets metadata.KEY to true in the member's profile, once.
+func (s *Service) setMetadataFlag(ctx context.Context, participantID, key string) error {
 	p, err := s.store.Participant(ctx, participantID)
 	if err != nil {
 		return err
 	}
-	if done, _ := p.Metadata["welcomeCampaignCompleted"].(bool); done {
+	if done, _ := p.Metadata[key].(bool); done {
 		return nil
 	}
 	md := p.Metadata
 	if md == nil {
 		md = Metadata{}
 	}
-	md["welcomeCampaignCompleted"] = true
+	md[key] = true
 	return s.store.SetMetadata(ctx, participantID, md)
 }
 

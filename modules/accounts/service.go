@@ -52,6 +52,8 @@ type Service struct {
 	log     *slog.Logger
 	now     func() time.Time
 	social  *social.Client
+	// onboarding, when plugged in, takes new identities of panels with onboarding campaigns.
+	onboarding Onboarding
 }
 
 // RegisterInput is the sign-up payload.

@@ -154,7 +154,9 @@ func (m *Module) Framed() fiber.Handler {
 }
 
 // GateFor is where a signed-in member must go first, or "": the accept-terms page when the
-// panel requires terms, then validate-email when the panel reminds of email validation.
+// panel requires terms; then, on a panel with direct onboarding, /onboarding while their email
+// is not validated and they have not finished it (spec section 2's exception); then
+// validate-email when the panel reminds of email validation.
 func GateFor(c fiber.Ctx) string {
 	panel, member := web.PanelOf(c), web.MemberOf(c)
 	if panel == nil || member == nil {
@@ -164,6 +166,8 @@ func GateFor(c fiber.Ctx) string {
 	switch {
 	case panel.TermsRequired && !member.AcceptedTerms:
 		return "/accept-terms-and-conditions?" + q
+	case NeedsOnboarding(panel, member):
+		return "/onboarding"
 	case panel.EmailValidation && !member.EmailValidated:
 		return "/validate-email?" + q
 	}

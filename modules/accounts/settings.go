@@ -41,7 +41,7 @@ func (m *Module) connectionsOf(c fiber.Ctx, connected []string, hasPassword bool
 	var out []views.Connection
 	for _, p := range cfg.providers {
 		out = append(out, views.Connection{
-			Provider: string(p.Provider), Label: providerLabel(p.Provider), Connected: slices.Contains(connected, string(p.Provider)),
+			Provider: string(p.Provider), Label: ProviderLabel(p.Provider), Connected: slices.Contains(connected, string(p.Provider)),
 			CanDisconnect: hasPassword || len(connected) > 1,
 		})
 	}

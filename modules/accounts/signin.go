@@ -85,6 +85,8 @@ type SignInOutcome struct {
 	NeedsLink bool   // Pending waits for the password of the account with that email
 	Redirect  string
 	Provider  social.Provider
+	// OnboardingUserID: the new identity waits in onboarding under this id (with Pending).
+	OnboardingUserID string
 }
 
 // errSignInExpired: no live attempt for this state in this browser (expired, spent, forged).
@@ -160,6 +162,10 @@ func (s *Service) signInAs(ctx context.Context, panel *web.Panel, id *social.Ide
 		ID: "", PanelID: panel.ID, Provider: string(id.Provider), Subject: id.Subject, Email: strings.TrimSpace(id.Email),
 		EmailVerified: id.EmailVerified && validEmail(email), Name: truncate(strings.TrimSpace(id.Name), maxNameLength), Redirect: redirect,
 	}
+	onboarding, err := s.onboardingAvailable(ctx, panel)
+	if err != nil {
+		return nil, err
+	}
 	if validEmail(email) {
 		ah, err := s.store.HolderByEmail(ctx, panel.ID, email)
 		switch {
@@ -168,6 +174,9 @@ func (s *Service) signInAs(ctx context.Context, panel *web.Panel, id *social.Ide
 			out.NeedsLink = true
 		case !errors.Is(err, ErrNotFound):
 			return nil, err
+		case onboarding:
+			// A new identity answers the onboarding campaigns before it becomes a member.
+			return s.waitInOnboarding(ctx, pending, out)
 		case pending.EmailVerified:
 			// The provider vouches for an email nobody here uses: join at once.
 			issued, err := s.joinWith(ctx, panel, pending, pending.Email, pending.Name, lang, client)
@@ -180,6 +189,9 @@ func (s *Service) signInAs(ctx context.Context, panel *web.Panel, id *social.Ide
 			out.Issued = issued
 			return out, nil
 		}
+	}
+	if onboarding && pending.AccountHolderID == nil {
+		return s.waitInOnboarding(ctx, pending, out) // the email is asked for when onboarding ends
 	}
 	secret := randomToken()
 	now := s.now().UTC()
@@ -224,6 +236,9 @@ type PendingSignIn struct {
 	Email     string // the provider's email, or the account's email when linking
 	Name      string
 	NeedsLink bool
+	// Onboarding: the identity waits in onboarding (under OnboardingUserID), not for an email.
+	Onboarding       bool
+	OnboardingUserID string
 }
 
 // Pending reads a waiting identity by its cookie's secret.
@@ -232,7 +247,10 @@ func (s *Service) Pending(ctx context.Context, panel *web.Panel, secret string) 
 	if err != nil {
 		return nil, err
 	}
-	out := &PendingSignIn{Provider: social.Provider(p.Provider), Email: p.Email, Name: p.Name, NeedsLink: p.AccountHolderID != nil}
+	out := &PendingSignIn{
+		Provider: social.Provider(p.Provider), Email: p.Email, Name: p.Name, NeedsLink: p.AccountHolderID != nil,
+		Onboarding: p.Onboarding, OnboardingUserID: p.UserID,
+	}
 	if p.AccountHolderID != nil {
 		ah, err := s.store.Holder(ctx, *p.AccountHolderID)
 		if err != nil {
@@ -279,8 +297,10 @@ func (s *Service) LinkPending(ctx context.Context, panel *web.Panel, secret, pas
 		}
 		return nil, "", err
 	}
-	if err := s.store.DeletePending(ctx, p.ID); err != nil {
-		return nil, "", err
+	if !p.Onboarding { // an onboarding's identity stays until onboarding records its answers
+		if err := s.store.DeletePending(ctx, p.ID); err != nil {
+			return nil, "", err
+		}
 	}
 	return issued, p.Redirect, nil
 }
@@ -291,6 +311,9 @@ func (s *Service) JoinPending(ctx context.Context, panel *web.Panel, secret, ema
 	p, err := s.pending(ctx, panel, secret)
 	if err != nil {
 		return nil, "", err
+	}
+	if p.Onboarding {
+		return nil, "", errSignInExpired() // it joins when its onboarding ends, not here
 	}
 	normalized := NormalizeEmail(email)
 	firstName = strings.TrimSpace(firstName)

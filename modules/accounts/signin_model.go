@@ -67,8 +67,12 @@ type SignInPending struct {
 	Name            string
 	AccountHolderID *string
 	Redirect        string
-	CreatedAt       time.Time
-	ExpiresAt       time.Time
+	// UserID is the public id of an identity waiting in onboarding (the spec's userId, in the
+	// /onboarding address); Onboarding says it waits there rather than for an email.
+	UserID     string
+	Onboarding bool
+	CreatedAt  time.Time
+	ExpiresAt  time.Time
 }
 
 func (SignInPending) TableName() string { return "sign_in_pending" }

@@ -17,9 +17,9 @@ const (
 	pendingCookie = "sign-in-pending"
 )
 
-// providerLabel is how a provider is named on buttons; X keeps its former name beside it,
+// ProviderLabel is how a provider is named on buttons; X keeps its former name beside it,
 // which members still search for.
-func providerLabel(p social.Provider) string {
+func ProviderLabel(p social.Provider) string {
 	switch p {
 	case social.Google:
 		return "Google"
@@ -43,7 +43,7 @@ func (m *Module) providerButtons(c fiber.Ctx, redirect string) ([]views.Provider
 		if redirect != "" {
 			href += "?redirect=" + url.QueryEscape(redirect)
 		}
-		out = append(out, views.ProviderButton{Provider: string(p.Provider), Label: providerLabel(p.Provider), Href: href})
+		out = append(out, views.ProviderButton{Provider: string(p.Provider), Label: ProviderLabel(p.Provider), Href: href})
 	}
 	return out, nil
 }
@@ -124,6 +124,9 @@ func (m *Module) signInReturn(c fiber.Ctx) error {
 		return c.Redirect().Status(fiber.StatusSeeOther).To("/settings")
 	case out.Issued != nil:
 		return m.signedIn(c, out.Issued, out.Redirect)
+	case out.OnboardingUserID != "":
+		m.kit.SetCookie(c, &fiber.Cookie{Name: pendingCookie, Value: out.Pending, Expires: time.Now().Add(OnboardingTTL)})
+		return c.Redirect().Status(fiber.StatusSeeOther).To(onboardingURL(out.Provider, out.OnboardingUserID))
 	}
 	m.kit.SetCookie(c, &fiber.Cookie{Name: pendingCookie, Value: out.Pending, Expires: time.Now().Add(pendingTTL)})
 	if out.NeedsLink {
@@ -146,12 +149,17 @@ func (m *Module) signInFailed(c fiber.Ctx, err error) error {
 	return m.renderLogin(c, e.Status, views.FormProps{FormError: e.ToAPI(m.kit.Tr(c)).Message})
 }
 
+// onboardingURL is the spec's third-party sign-in return: /onboarding with provider and userId.
+func onboardingURL(p social.Provider, userID string) string {
+	return "/onboarding?" + url.Values{"provider": {string(p)}, "userId": {userID}}.Encode()
+}
+
 func (m *Module) pendingProps(c fiber.Ctx) (*PendingSignIn, views.PendingProps, error) {
 	p, err := m.svc.Pending(c.Context(), web.PanelOf(c), c.Cookies(pendingCookie))
 	if err != nil {
 		return nil, views.PendingProps{}, err
 	}
-	return p, views.PendingProps{Provider: providerLabel(p.Provider), Email: p.Email}, nil
+	return p, views.PendingProps{Provider: ProviderLabel(p.Provider), Email: p.Email}, nil
 }
 
 // GET /sign-in/link: the provider's email is an account's; its password links the two.
@@ -160,7 +168,10 @@ func (m *Module) linkPage(c fiber.Ctx) error {
 	if err != nil {
 		return m.signInFailed(c, err)
 	}
-	if !p.NeedsLink {
+	switch {
+	case !p.NeedsLink && p.Onboarding:
+		return c.Redirect().Status(fiber.StatusSeeOther).To(onboardingURL(p.Provider, p.OnboardingUserID))
+	case !p.NeedsLink:
 		return c.Redirect().Status(fiber.StatusSeeOther).To("/sign-in/complete")
 	}
 	return m.kit.Render(c, fiber.StatusOK, views.LinkAccount(props))
@@ -178,13 +189,19 @@ func (m *Module) linkSubmit(c fiber.Ctx) error {
 		}
 		return m.kit.Render(c, c.Response().StatusCode(), views.LinkAccount(props))
 	}
-	m.kit.ClearCookie(c, pendingCookie)
+	if redirect != "/onboarding" { // onboarding still needs the identity: it ends there
+		m.kit.ClearCookie(c, pendingCookie)
+	}
 	m.kit.FlashNext(c, "success", "flash.connected")
 	return m.signedIn(c, issued, redirect)
 }
 
-// POST /sign-in/link/cancel: not this account; join with another email instead.
+// POST /sign-in/link/cancel: not this account; join with another email instead (in
+// onboarding, its last step asks for one).
 func (m *Module) linkCancel(c fiber.Ctx) error {
+	if p, err := m.svc.Pending(c.Context(), web.PanelOf(c), c.Cookies(pendingCookie)); err == nil && p.Onboarding {
+		return c.Redirect().Status(fiber.StatusSeeOther).To(onboardingURL(p.Provider, p.OnboardingUserID))
+	}
 	m.kit.ClearCookie(c, pendingCookie)
 	return c.Redirect().Status(fiber.StatusSeeOther).To("/join")
 }
@@ -195,8 +212,11 @@ func (m *Module) completePage(c fiber.Ctx) error {
 	if err != nil {
 		return m.signInFailed(c, err)
 	}
-	if p.NeedsLink {
+	switch {
+	case p.NeedsLink:
 		return c.Redirect().Status(fiber.StatusSeeOther).To("/sign-in/link")
+	case p.Onboarding:
+		return c.Redirect().Status(fiber.StatusSeeOther).To(onboardingURL(p.Provider, p.OnboardingUserID))
 	}
 	props.Form.Values = map[string]string{"email": p.Email, "firstName": p.Name}
 	return m.kit.Render(c, fiber.StatusOK, views.CompleteJoin(props))
@@ -211,7 +231,7 @@ func (m *Module) completeSubmit(c fiber.Ctx) error {
 	issued, redirect, err := m.svc.JoinPending(c.Context(), web.PanelOf(c), c.Cookies(pendingCookie), c.FormValue("email"), c.FormValue("firstName"), web.LocaleOf(c), client(c))
 	if err != nil {
 		var e *web.Error
-		if errors.As(err, &e) && len(e.Details) > 0 && e.Details[0].Code == "email_already_used" {
+		if errors.As(err, &e) && e.Code() == "email_already_used" {
 			// The choice: sign in to that account to link it, or give another email.
 			props.Form.Errors = e.FieldErrors(m.kit.Tr(c))
 			props.EmailTaken = true

@@ -120,6 +120,13 @@ func (s *Store) SetPendingHolder(ctx context.Context, id, holderID string) error
 	return s.db.WithContext(ctx).Model(&SignInPending{}).Where("id = ?", id).Update("account_holder_id", holderID).Error
 }
 
+// SetPendingLink points a pending identity at the account it is to be linked to, and says where
+// linking returns to.
+func (s *Store) SetPendingLink(ctx context.Context, id, holderID, redirect string) error {
+	return s.db.WithContext(ctx).Model(&SignInPending{}).Where("id = ?", id).
+		Updates(map[string]any{"account_holder_id": holderID, "redirect": redirect}).Error
+}
+
 func (s *Store) DeletePending(ctx context.Context, id string) error {
 	return s.db.WithContext(ctx).Where("id = ?", id).Delete(&SignInPending{}).Error
 }

@@ -144,7 +144,8 @@ func (a *Audience) CanTake(ctx context.Context, panel *web.Panel, p Person, id s
 	if err != nil {
 		return nil, err
 	}
-	if !l.IsWelcome && !p.WelcomeCompleted() {
+	// Onboarding campaigns come before membership, so before the welcome campaign too.
+	if !l.IsWelcome && !l.IsOnboarding && !p.WelcomeCompleted() {
 		due, err := a.WelcomeDue(ctx, panel, p)
 		if err != nil {
 			return nil, err
@@ -197,6 +198,7 @@ var errNoStanding = errors.New("campaigns: the audience rule has no standing joi
 // ListQuery narrows a list of the campaigns a person may see.
 type ListQuery struct {
 	Welcome      bool     // the welcome campaigns instead of the others
+	Onboarding   bool     // the onboarding campaigns instead of the others (never in a feed)
 	Unseen       bool     // only those the person has not seen
 	Started      bool     // only those the person started and has not finished
 	Competitions bool     // only competitions
@@ -226,7 +228,7 @@ func (a *Audience) Visible(ctx context.Context, panel *web.Panel, p Person, q Li
 	var out []Listing
 	skipped := 0
 	for i := range live {
-		if live[i].IsWelcome != q.Welcome || (q.Competitions && !live[i].IsCompetition) || skip[live[i].ID] {
+		if live[i].IsWelcome != q.Welcome || live[i].IsOnboarding != q.Onboarding || (q.Competitions && !live[i].IsCompetition) || skip[live[i].ID] {
 			continue
 		}
 		l := live[i] // a copy: the live list is shared

@@ -142,6 +142,13 @@ func checkDefinition(def *Definition) []defIssue {
 	if def.IsWelcome && isCompetition {
 		c.addf("/is_welcome", "a welcome campaign cannot be a competition")
 	}
+	// Onboarding comes before membership: nothing there is a member's welcome or prize draw.
+	if def.Onboarding && (def.IsWelcome || isCompetition) {
+		c.addf("/onboarding", "an onboarding campaign cannot be a welcome campaign or a competition")
+	}
+	if def.ThankYou.IsFinalOnboardingCampaign && !def.Onboarding {
+		c.addf("/thank_you/is_final_onboarding_campaign", "only an onboarding campaign (onboarding: true) can be the final onboarding campaign")
+	}
 
 	c.languages()
 	c.money("/reward", def.Reward)

@@ -10,25 +10,28 @@ import (
 // schema/campaign.schema.json). It is stored whole with the campaign; the columns of the
 // campaigns table copy what the feed filters and sorts on.
 type Definition struct {
-	UUID             string       `json:"uuid"`
-	Type             string       `json:"type"` // survey, poll, profiler, competition
-	DefaultLanguage  string       `json:"default_language,omitempty"`
-	Name             Text         `json:"name"`
-	Description      Text         `json:"description,omitempty"`
-	Reward           string       `json:"reward"` // major units in the panel's currency: "0.50"
-	EstimatedMinutes int          `json:"estimated_minutes"`
-	MinAge           int          `json:"min_age,omitempty"` // see dobBlocked
-	OpensAt          *time.Time   `json:"opens_at,omitempty"`
-	ClosesAt         *time.Time   `json:"closes_at,omitempty"`
-	Priority         int          `json:"priority,omitempty"` // higher comes first in the feed
-	IsWelcome        bool         `json:"is_welcome,omitempty"`
-	Competition      *Competition `json:"competition,omitempty"`
-	SurveyThemeGUID  string       `json:"survey_theme_guid,omitempty"`
-	FooterLinks      []FooterLink `json:"footer_links,omitempty"` // up to 4
-	ThankYou         ThankYou     `json:"thank_you"`
-	Targeting        Targeting    `json:"targeting"`
-	Quotas           []Quota      `json:"quotas,omitempty"`
-	Questions        []Question   `json:"questions"`
+	UUID             string     `json:"uuid"`
+	Type             string     `json:"type"` // survey, poll, profiler, competition
+	DefaultLanguage  string     `json:"default_language,omitempty"`
+	Name             Text       `json:"name"`
+	Description      Text       `json:"description,omitempty"`
+	Reward           string     `json:"reward"` // major units in the panel's currency: "0.50"
+	EstimatedMinutes int        `json:"estimated_minutes"`
+	MinAge           int        `json:"min_age,omitempty"` // see dobBlocked
+	OpensAt          *time.Time `json:"opens_at,omitempty"`
+	ClosesAt         *time.Time `json:"closes_at,omitempty"`
+	Priority         int        `json:"priority,omitempty"` // higher comes first in the feed
+	IsWelcome        bool       `json:"is_welcome,omitempty"`
+	// Onboarding campaigns are answered before membership (modules/onboarding), never in the
+	// feed; the one whose thank_you says is_final_onboarding_campaign ends onboarding.
+	Onboarding      bool         `json:"onboarding,omitempty"`
+	Competition     *Competition `json:"competition,omitempty"`
+	SurveyThemeGUID string       `json:"survey_theme_guid,omitempty"`
+	FooterLinks     []FooterLink `json:"footer_links,omitempty"` // up to 4
+	ThankYou        ThankYou     `json:"thank_you"`
+	Targeting       Targeting    `json:"targeting"`
+	Quotas          []Quota      `json:"quotas,omitempty"`
+	Questions       []Question   `json:"questions"`
 }
 
 // Campaign types.

@@ -139,6 +139,8 @@ func campaignRow(panel *web.Panel, def *Definition) (*Campaign, error) {
 		EstimatedMinutes:  def.EstimatedMinutes,
 		QuestionCount:     len(def.Questions),
 		IsWelcome:         def.IsWelcome,
+		IsOnboarding:      def.Onboarding,
+		IsFinalOnboarding: def.Onboarding && def.ThankYou.IsFinalOnboardingCampaign,
 		IsCompetition:     def.Type == TypeCompetition || def.Competition != nil,
 		Priority:          def.Priority,
 		OpensAt:           utcPtr(def.OpensAt),

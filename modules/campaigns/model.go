@@ -17,10 +17,14 @@ type Campaign struct {
 	QuestionCount    int
 	IsWelcome        bool
 	IsCompetition    bool
-	Priority         int
-	OpensAt          *time.Time
-	ClosesAt         *time.Time
-	PublishedAt      time.Time // opens_at, or the first import: the feed's recency order
+	// IsOnboarding: answered in onboarding, before membership, and listed nowhere else;
+	// IsFinalOnboarding: completing it ends onboarding.
+	IsOnboarding      bool
+	IsFinalOnboarding bool
+	Priority          int
+	OpensAt           *time.Time
+	ClosesAt          *time.Time
+	PublishedAt       time.Time // opens_at, or the first import: the feed's recency order
 	// AudienceLanguages is ",en,es," for a campaign targeted at those languages, "" for all:
 	// a LIKE test keeps language targeting in SQL on every dialect.
 	AudienceLanguages string

@@ -46,6 +46,8 @@ type Listing struct {
 	QuestionCount     int
 	IsWelcome         bool
 	IsCompetition     bool
+	IsOnboarding      bool
+	IsFinalOnboarding bool
 	OpensAt           *time.Time
 	ClosesAt          *time.Time
 	PublishedAt       time.Time
@@ -106,7 +108,7 @@ func (r *Listing) decodeTexts() error {
 // listingColumns are read in this order by scanListings: the catalogue's (alias c), then the
 // person's standing (alias s, see StandingJoin).
 const listingColumns = "c.id, c.type, c.default_language, c.names, c.descriptions, c.reward_minor, c.currency_code, " +
-	"c.estimated_minutes, c.question_count, c.is_welcome, c.is_competition, c.opens_at, c.closes_at, c.published_at, " +
+	"c.estimated_minutes, c.question_count, c.is_welcome, c.is_competition, c.is_onboarding, c.is_final_onboarding, c.opens_at, c.closes_at, c.published_at, " +
 	"c.profile_targeting, c.full_audiences, c.quota_full, c.audience_languages, s.status, s.seen_at, s.hidden_at, c.updated_at"
 
 // catalogueColumns are listingColumns for a list without anyone's standing.
@@ -126,7 +128,7 @@ func scanListings(rows *sql.Rows) ([]Listing, error) {
 	for rows.Next() {
 		var r Listing
 		err := rows.Scan(&r.ID, &r.Type, &r.DefaultLanguage, &r.namesJSON, &r.descriptionsJSON, &r.RewardMinor, &r.CurrencyCode,
-			&r.EstimatedMinutes, &r.QuestionCount, &r.IsWelcome, &r.IsCompetition, &opensAt, &closesAt, &r.PublishedAt,
+			&r.EstimatedMinutes, &r.QuestionCount, &r.IsWelcome, &r.IsCompetition, &r.IsOnboarding, &r.IsFinalOnboarding, &opensAt, &closesAt, &r.PublishedAt,
 			&targeting, &fullAudiences, &r.QuotaFull, &r.AudienceLanguages, &status, &seenAt, &hiddenAt, &r.UpdatedAt)
 		if err != nil {
 			return nil, err

@@ -28,6 +28,8 @@ type Module struct {
 	log   *slog.Logger
 	// feed, when set by the feed module, serves /feed instead of the empty frame.
 	feed fiber.Handler
+	// visitorRoot, when set by onboarding, may send a visitor at the root to /onboarding.
+	visitorRoot fiber.Handler
 }
 
 // New builds the module; ping checks the database for /readyz.
@@ -51,7 +53,12 @@ func (m *Module) Health(r fiber.Router) {
 // Routes lists the home pages and the client error reporting API.
 func (m *Module) Routes(r fiber.Router) {
 	private := m.guard.Private()
-	r.Get("/", private, func(c fiber.Ctx) error { return c.Redirect().Status(fiber.StatusSeeOther).To("/feed") })
+	toFeed := func(c fiber.Ctx) error { return c.Redirect().Status(fiber.StatusSeeOther).To("/feed") }
+	if m.visitorRoot != nil {
+		r.Get("/", m.visitorRoot, private, toFeed)
+	} else {
+		r.Get("/", private, toFeed)
+	}
 	r.Get("/feed", private, m.feedPage)
 	r.Get("/error", m.errorPage)
 	r.Get("/maintenance", m.maintenancePage)
@@ -67,6 +74,10 @@ func (m *Module) feedPage(c fiber.Ctx) error {
 	}
 	return m.kit.Render(c, fiber.StatusOK, home.Feed())
 }
+
+// SetVisitorRoot lets onboarding decide first where a visitor at the root goes (it calls Next
+// to leave them to the private access class: /login).
+func (m *Module) SetVisitorRoot(h fiber.Handler) { m.visitorRoot = h }
 
 // SetFeed lets the feed module serve the feed page.
 func (m *Module) SetFeed(h fiber.Handler) { m.feed = h }

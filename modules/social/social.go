@@ -11,8 +11,11 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/net/publicsuffix"
 )
 
 // Provider names a sign-in provider as it appears in URLs and configuration.
@@ -186,4 +189,24 @@ func check(cfg Config, needSecret bool) error {
 		return notConfigured(cfg.Provider, "client secret is empty")
 	}
 	return nil
+}
+
+// Domain is the provider's own registrable domain (google.com, facebook.com, twitter.com, or the
+// host of a local provider): the domain of the address the browser signs in at. An onboarding
+// that began with this provider may return the visitor to an https address on it.
+func (c Config) Domain() string {
+	c = c.WithDefaults()
+	raw := c.AuthURL
+	if c.Provider == Google {
+		raw = c.Issuer
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Hostname() == "" {
+		return ""
+	}
+	host := strings.ToLower(u.Hostname())
+	if d, err := publicsuffix.EffectiveTLDPlusOne(host); err == nil {
+		return d
+	}
+	return host // localhost, an IP address: the host itself
 }

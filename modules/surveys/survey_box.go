@@ -16,15 +16,15 @@ import (
 
 // surveyBox renders the survey box for a started or finished campaign.
 func (m *Module) surveyBox(c fiber.Ctx, r *GoResult, status int, formErr string, submitted *view.QuestionView) error {
-	return m.renderBox(c, r, status, formErr, submitted, "", "")
+	return m.renderBox(c, r, status, formErr, submitted, "", "", nil)
 }
 
 // surveyBoxIn renders the box in a preview mode, its island talking to previewBase.
 func (m *Module) surveyBoxIn(c fiber.Ctx, r *GoResult, mode, previewBase string) error {
-	return m.renderBox(c, r, fiber.StatusOK, "", nil, mode, previewBase)
+	return m.renderBox(c, r, fiber.StatusOK, "", nil, mode, previewBase, nil)
 }
 
-func (m *Module) renderBox(c fiber.Ctx, r *GoResult, status int, formErr string, submitted *view.QuestionView, mode, previewBase string) error {
+func (m *Module) renderBox(c fiber.Ctx, r *GoResult, status int, formErr string, submitted *view.QuestionView, mode, previewBase string, w *WalkBox) error {
 	lang := web.LocaleOf(c)
 	if mode != "" {
 		lang = r.Lang // a preview shows the campaign in the language of its link
@@ -50,6 +50,9 @@ func (m *Module) renderBox(c fiber.Ctx, r *GoResult, status int, formErr string,
 	if props.Blocked != "" {
 		props.Island["blocked"] = props.Blocked
 	}
+	if w != nil {
+		w.adjust(&props)
+	}
 	if mode != "" {
 		// A preview works only with the island: it keeps the answers, the server stores none.
 		props.Island["previewMode"], props.Island["apiBase"], props.Island["lang"] = mode, previewBase, r.Lang
@@ -63,13 +66,17 @@ func (m *Module) renderBox(c fiber.Ctx, r *GoResult, status int, formErr string,
 			mergeSubmitted(props.Question, submitted)
 		}
 	case campaigns.IsTerminal(r.Status):
-		props.Outcome = m.outcomeView(c, r, lang)
+		props.Outcome = m.outcomeView(c, r, lang, w == nil)
 		if props.Outcome.Rating > 0 && mode == "" {
 			// A reload finds the member's rating as they left it, as the page without JavaScript does.
 			props.Island["rating"] = map[string]any{"rating": props.Outcome.Rating, "comment": props.Outcome.Comment}
 		}
 	}
-	return m.kit.Render(c, status, view.Survey(props))
+	page := m.kit.Page(c)
+	if w != nil {
+		page.Balance = "" // a visitor has none, and onboarding pays nothing until it ends
+	}
+	return m.kit.RenderPage(c, page, status, view.Survey(props))
 }
 
 // blockedMessage says why the campaign's min_age holds the member back (the dobblk action).

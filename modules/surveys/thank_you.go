@@ -51,11 +51,11 @@ func toThankYouJSON(r *GoResult) *thankYouJSON {
 }
 
 // outcomeView is the thank-you page of a finished run: its title (the campaign's, else the
-// outcome's own), message, payout, continue address, competition invitation and the rating
-// the member gave.
-func (m *Module) outcomeView(c fiber.Ctx, r *GoResult, lang string) *view.OutcomeView {
+// outcome's own), message, payout, continue address, competition invitation and, for a run the
+// member keeps (rate), the rating they gave. A walk keeps no run, so it has no rating.
+func (m *Module) outcomeView(c fiber.Ctx, r *GoResult, lang string, rate bool) *view.OutcomeView {
 	ty := toThankYouJSON(r)
-	o := &view.OutcomeView{Status: r.Status, Title: ty.Title, Message: ty.Message, OpenInNewTab: ty.OpenInNewTab, CanRate: true}
+	o := &view.OutcomeView{Status: r.Status, Title: ty.Title, Message: ty.Message, OpenInNewTab: ty.OpenInNewTab, CanRate: rate}
 	if o.Title == "" {
 		o.Title = m.kit.T(c, "survey.outcome_"+outcomeKey(r.Status), nil)
 	}
@@ -75,6 +75,9 @@ func (m *Module) outcomeView(c fiber.Ctx, r *GoResult, lang string) *view.Outcom
 		if comp.Decision != nil {
 			o.Competition.Decision = *comp.Decision
 		}
+	}
+	if !rate {
+		return o
 	}
 	if rating, err := m.RatingOf(c.Context(), web.PanelOf(c), respondent(c), r.Campaign.ID); err == nil {
 		if rating.Rating != nil {

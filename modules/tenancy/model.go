@@ -38,6 +38,9 @@ type AppSettings struct {
 	// EmbedOrigins may frame the panel's /embed/ pages besides its own domains
 	// (scheme://host[:port], e.g. https://www.tenant.example).
 	EmbedOrigins []string `json:"embed_origins,omitempty" yaml:"embed_origins"`
+	// DirectOnboarding sends visitors at the root, and members whose email is not validated,
+	// to /onboarding (spec: "a specific panel key triggers direct onboarding").
+	DirectOnboarding bool `json:"direct_onboarding,omitempty" yaml:"direct_onboarding"`
 }
 
 // AppTheme is the spec's app_theme: field name (color_primary, logo_url, ...) to value.

@@ -20,14 +20,17 @@ type Panel struct {
 	WebAppName      string
 	TermsRequired   bool
 	EmailValidation bool // app_settings.email_validation_reminder
-	AnalyticsID     string
-	ThemeCSS        string // CSS custom properties for :root
-	FontURL         string
-	FontFamily      string
-	LogoURL         string
-	FaviconURL      string
-	LoginPageURL    string
-	LogoutPageURL   string
+	// DirectOnboarding: visitors at the root and members with an unvalidated email go to
+	// /onboarding (app_settings.direct_onboarding).
+	DirectOnboarding bool
+	AnalyticsID      string
+	ThemeCSS         string // CSS custom properties for :root
+	FontURL          string
+	FontFamily       string
+	LogoURL          string
+	FaviconURL       string
+	LoginPageURL     string
+	LogoutPageURL    string
 	// CTAColor is the panel's call-to-action colour (its theme's, else the default) and CTAText
 	// the text that reads on it (WCAG AA), for what cannot use the theme's CSS (mail).
 	CTAColor     string

@@ -79,6 +79,14 @@ func (e *Error) WithCode(code string) *Error {
 	return e
 }
 
+// Code is the error's machine-readable code (its first detail's), "" when it has none.
+func (e *Error) Code() string {
+	if len(e.Details) == 0 {
+		return ""
+	}
+	return e.Details[0].Code
+}
+
 // FieldErrors returns the translated message of each invalid field, for inline form errors.
 func (e *Error) FieldErrors(tr func(string, map[string]any, any) string) map[string]string {
 	out := map[string]string{}
