@@ -152,6 +152,9 @@ const (
 	a11yMember    = "member"    // past every gate, welcome campaign done
 	a11yNewcomer  = "newcomer"  // just joined: terms not accepted, email not validated, welcome campaign due
 	a11ySuspended = "suspended" // suspended by an operator
+	// a11yOnboarding is a visitor of their own (their onboarding's cookies apart from the
+	// other visitor pages') who signs in with a new identity and answers the onboarding.
+	a11yOnboarding = "onboarding"
 )
 
 // a11yVisit brings one page, or a series of states of it, to where axe checks it.
@@ -175,7 +178,7 @@ type a11yVisit struct {
 var a11ySkipped = map[string]string{
 	"/healthz":                          "plain-text probe",
 	"/readyz":                           "plain-text probe",
-	"/":                                 "redirects to /feed",
+	"/":                                 "redirects to /feed (or, for a visitor, /onboarding or /login)",
 	"/survey/:campaignUuid/leave":       "redirects to the feed or the stored return address",
 	"/embed/survey/:campaignUuid/leave": "redirects like /survey/:campaignUuid/leave",
 	"/embed/widget/:campaignUuid/leave": "redirects like /survey/:campaignUuid/leave",
@@ -222,23 +225,28 @@ func a11yVisits() []a11yVisit {
 			w.open(s, "/reset-password?token=not-a-token")
 			w.check(s, "reset password, link spent")
 		}},
-		{name: "sign in with a provider", routes: []string{"/sign-in/:provider", "/sign-in/:provider/return", "/sign-in/complete", "/sign-in/link"}, who: a11yVisitor, run: func(w *a11yWalk, s *a11ySession) {
-			// The local provider's page (what `make run` shows for Google), then a new identity
-			// without a proven email: the email to join, that email already used, linking it.
-			w.open(s, "/login")
-			crossSubmit(w.t, s.p(), ".sign-in-google")
-			w.check(s, "local development sign-in")
-			crossSubmit(w.t, s.p(), "button[name=subject][value='"+unproven.Subject+"']")
-			w.settle(s)
-			w.check(s, "sign-in, complete joining")
-			fill(s.p(), map[string]string{"#f-email": s.tenant.emails[a11yMember]})
-			s.p().MustElement("form[action='/sign-in/complete'] button[type=submit]").MustClick()
-			s.p().MustElement(".notice[role=alert] a[href='/sign-in/link']")
-			s.p().MustWaitLoad()
-			w.check(s, "sign-in, email already used")
-			crossSubmit(w.t, s.p(), ".notice a[href='/sign-in/link']")
-			w.check(s, "sign-in, link account")
-		}},
+		{name: "sign in with a provider", routes: []string{"/sign-in/:provider", "/sign-in/:provider/return", "/sign-in/complete", "/sign-in/link"}, who: a11yVisitor,
+			only: "demo", // on Northwind a new identity enters onboarding (walked below)
+			run: func(w *a11yWalk, s *a11ySession) {
+				// The local provider's page (what `make run` shows for Google), then a new identity
+				// without a proven email: the email to join, that email already used, linking it.
+				w.open(s, "/login")
+				crossSubmit(w.t, s.p(), ".sign-in-google")
+				w.check(s, "local development sign-in")
+				crossSubmit(w.t, s.p(), "button[name=subject][value='"+unproven.Subject+"']")
+				w.settle(s)
+				w.check(s, "sign-in, complete joining")
+				fill(s.p(), map[string]string{"#f-email": s.tenant.emails[a11yMember]})
+				s.p().MustElement("form[action='/sign-in/complete'] button[type=submit]").MustClick()
+				s.p().MustElement(".notice[role=alert] a[href='/sign-in/link']")
+				s.p().MustWaitLoad()
+				w.check(s, "sign-in, email already used")
+				crossSubmit(w.t, s.p(), ".notice a[href='/sign-in/link']")
+				w.check(s, "sign-in, link account")
+			}},
+		{name: "onboarding", routes: []string{"/onboarding", "/onboarding/campaigns/:campaignUuid"}, who: a11yOnboarding, only: "northwind", run: (*a11yWalk).onboarding},
+		{name: "onboarding without JavaScript", routes: []string{"/onboarding", "/onboarding/campaigns/:campaignUuid"}, who: a11yOnboarding, only: "northwind", noScript: true,
+			run: (*a11yWalk).onboarding},
 		page("signed out", "/logout", a11yVisitor, "/logout"),
 		page("email validated", "/email-validation-done", a11yVisitor, "/email-validation-done"),
 		page("email validation failed", "/validate-email/confirm", a11yVisitor, "/validate-email/confirm?token=not-a-token"),
@@ -376,6 +384,49 @@ func a11yVisits() []a11yVisit {
 		// A suspended member.
 		page("suspended", "/suspended", a11ySuspended, "/suspended"),
 	}
+}
+
+// onboarding walks Northwind's onboarding as a new identity: its start without one, each
+// campaign in the survey box (a question, a refused plain answer, the thank-you), and its last
+// step asking for the email X did not give. It signs in anew in each language (another userId
+// resets the onboarding) and never finishes, so the identity stays new.
+func (w *a11yWalk) onboarding(s *a11ySession) {
+	t, p, suffix := w.t, s.p(), ""
+	if s.noScript {
+		suffix = " without JavaScript"
+	}
+	w.open(s, "/onboarding")
+	w.check(s, "onboarding, start"+suffix)
+	crossSubmit(t, p, ".sign-in-twitter")
+	crossSubmit(t, p, "button[name=subject][value='"+noEmail.Subject+"']")
+	require.Equal(t, "/onboarding/campaigns/"+nwHousehold, path(p))
+	if s.noScript {
+		w.submit(s, "form.survey-question button[type=submit]") // nothing chosen: refused
+		p.MustElement(".survey-question .form-error")
+		w.check(s, "onboarding, answer refused"+suffix)
+	} else {
+		w.waitSurveyBox(s)
+		w.check(s, "onboarding, survey box")
+	}
+	// The rest is answered through the panel host's API, from the page (its cookies).
+	panel, err := w.b.app.Tenancy.PanelByKey(t.Context(), s.tenant.key)
+	require.NoError(t, err)
+	for _, a := range [][3]string{
+		{nwHousehold, "household_size", `"two"`}, {nwHousehold, "pets", `["dog"]`},
+		{nwFinal, "heard_from", `"social"`}, {nwFinal, "invitations", `"daily"`},
+	} {
+		status := p.MustEval(`async (url, body) => (await fetch(url, {method: 'POST', headers: {'Content-Type': 'application/json'}, body})).status`,
+			"/panel/"+panel.ID+"/onboarding/campaigns/"+a[0]+"/"+a[1], `{"data":{"answer":`+a[2]+`}}`).Int()
+		require.Equal(t, http.StatusOK, status, "%s %s", a[0], a[1])
+	}
+	w.open(s, "/onboarding/campaigns/"+nwFinal)
+	if !s.noScript {
+		w.waitSurveyBox(s)
+	}
+	w.check(s, "onboarding, thank-you"+suffix)
+	w.open(s, "/onboarding")
+	p.MustElement("form[action='/onboarding/complete'] #f-email")
+	w.check(s, "onboarding, last step"+suffix)
 }
 
 // a11yTenant is a demo tenant with the members and campaigns the walk needs.
@@ -559,7 +610,7 @@ func (w *a11yWalk) session(tn *a11yTenant, v a11yVisit) *a11ySession {
 		go router.Run()
 		w.t.Cleanup(func() { _ = router.Stop() })
 	}
-	if who != a11yVisitor {
+	if who != a11yVisitor && who != a11yOnboarding {
 		p := s.p()
 		p.MustNavigate(w.b.url(tn.host, "/login")).MustWaitLoad()
 		fill(p, map[string]string{"#f-email": tn.emails[who], "#f-password": tn.password})
