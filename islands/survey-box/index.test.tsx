@@ -664,3 +664,43 @@ describe('control loading', () => {
     expect(el.querySelector('[data-control=checkbox]')).not.toBeNull()
   })
 })
+
+describe('a walk (onboarding, before membership)', () => {
+  const WALK = '/panel/p-1/onboarding/campaigns/c-1'
+  const walk = (over: Partial<SurveyBoxProps> = {}) =>
+    props({ apiBase: WALK, walk: true, balance: '', leave: { href: '/', label: 'Continue' }, ...over })
+
+  it('answers through the panel host API in {data} envelopes', async () => {
+    reply(`POST ${WALK}/q1`, () => json({ data: goResult({ question: question('q2', { text: 'Second?' }) }) }))
+    const el = await render(walk())
+    expect(el.querySelector('.sb-balance')).toBeNull()
+    await user(() => option('Beta').click())
+    await user(() => nextButton().click())
+
+    expect(requests()).toEqual([{ key: `POST ${WALK}/q1`, body: { data: { answer: 'b' } } }])
+    expect(questionText()!.textContent).toBe('Second?')
+  })
+
+  it('reloads from the walk’s go after a 409', async () => {
+    reply(`POST ${WALK}/q1`, () => json({ message: 'Conflict', details: [{ code: 'not_current_question', message: 'Conflict' }] }, 409))
+    reply(`GET ${WALK}/go`, () => json({ data: goResult({ question: question('q3', { text: 'Where you are' }) }) }))
+    await render(walk())
+    await user(() => option('Alpha').click())
+    await user(() => nextButton().click())
+
+    expect(requests().map((r) => r.key)).toEqual([`POST ${WALK}/q1`, `GET ${WALK}/go`])
+    expect(questionText()!.textContent).toBe('Where you are')
+  })
+
+  it('ends on a thank-you without a rating or a balance, its button the server’s', async () => {
+    reply(`POST ${WALK}/q1`, () => json({ data: finished('completed', ty({ title: 'Thanks! One more to go.', is_final_onboarding_campaign: false })) }))
+    const el = await render(walk())
+    await user(() => option('Alpha').click())
+    await user(() => nextButton().click())
+
+    expect(el.querySelector('.thank-you h2')!.textContent).toBe('Thanks! One more to go.')
+    expect(el.querySelector('.thank-you .rating')).toBeNull()
+    expect(actions()).toEqual([{ tag: 'a', text: 'Continue', href: '/' }])
+    expect(requests().map((r) => r.key)).toEqual([`POST ${WALK}/q1`]) // no balance is asked for
+  })
+})

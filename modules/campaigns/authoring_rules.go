@@ -146,6 +146,9 @@ func checkDefinition(def *Definition) []defIssue {
 	if def.Onboarding && (def.IsWelcome || isCompetition) {
 		c.addf("/onboarding", "an onboarding campaign cannot be a welcome campaign or a competition")
 	}
+	if def.Onboarding && def.MinAge > 0 {
+		c.addf("/min_age", "an onboarding campaign cannot have a min_age: a visitor has no date of birth yet")
+	}
 	if def.ThankYou.IsFinalOnboardingCampaign && !def.Onboarding {
 		c.addf("/thank_you/is_final_onboarding_campaign", "only an onboarding campaign (onboarding: true) can be the final onboarding campaign")
 	}

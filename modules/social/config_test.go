@@ -94,3 +94,19 @@ func TestACallWithoutTheCredentialsItNeedsIsNotConfigured(t *testing.T) {
 		})
 	}
 }
+
+func TestAProvidersOwnDomainIsTheRegistrableDomainOfWhereTheBrowserSignsIn(t *testing.T) {
+	for _, tc := range []struct {
+		cfg  social.Config
+		want string
+	}{
+		{social.Config{Provider: social.Google}, "google.com"},
+		{social.Config{Provider: social.Facebook}, "facebook.com"},
+		{social.Config{Provider: social.Twitter}, "twitter.com"},
+		{social.Config{Provider: social.Google, Issuer: "https://login.id.example.co.uk"}, "example.co.uk"},
+		{social.Config{Provider: social.Facebook, AuthURL: "http://127.0.0.1:8080/facebook/dialog/oauth"}, "127.0.0.1"},
+		{social.Config{Provider: social.Twitter, AuthURL: "http://localhost:3000/_dev/sign-in/twitter/authorize"}, "localhost"},
+	} {
+		assert.Equal(t, tc.want, tc.cfg.Domain(), "%+v", tc.cfg)
+	}
+}

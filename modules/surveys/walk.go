@@ -90,8 +90,8 @@ func (m *Module) Resume(ctx context.Context, panel *web.Panel, r Respondent, id 
 	return res, nil
 }
 
-// Step answers questionID of a kept walk: the current question, or one answered before, whose
-// answer the new one replaces. It returns the step after it and the answers to keep from now
+// Step answers questionID of a kept walk that is not finished: the current question, or one
+// answered before, whose answer the new one replaces. It returns the step after it and the answers to keep from now
 // on (those the routing asks for); a question off the walk's route is a 409, as for a member.
 func (m *Module) Step(ctx context.Context, panel *web.Panel, r Respondent, id, questionID string, raw json.RawMessage, answers map[string]json.RawMessage) (*GoResult, map[string]json.RawMessage, error) {
 	res, camp, err := m.walkable(ctx, panel, r, id)
@@ -110,10 +110,10 @@ func (m *Module) Step(ctx context.Context, panel *web.Panel, r Respondent, id, q
 		return nil, nil, web.NotFound()
 	}
 	cur, path := replay(camp, res.Lang, answers)
-	if !slices.Contains(path, questionID) && (cur.Question == nil || cur.Question.ID != questionID) {
-		if campaigns.IsTerminal(cur.Status) {
-			return nil, nil, errFinished(cur.Status)
-		}
+	switch {
+	case campaigns.IsTerminal(cur.Status):
+		return nil, nil, errFinished(cur.Status) // a finished walk takes no more answers, as a run
+	case !slices.Contains(path, questionID) && (cur.Question == nil || cur.Question.ID != questionID):
 		return nil, nil, errNotCurrent()
 	}
 	if _, err := ValidateAnswer(&def.Questions[qi], raw); err != nil {

@@ -89,3 +89,87 @@ func TestAKeptRunIsForMembersOnly(t *testing.T) {
 		requireRefused(t, err, 401, "")
 	})
 }
+
+func TestAKeptWalkResumesWhereItsAnswersLeadAndAStepReplacesAnEarlierAnswer(t *testing.T) {
+	eachFixture(t, func(t *testing.T, f *fixture) {
+		id := f.campaigns(f.acme, survey("About you", threeQuestions(), func(d *campaigns.Definition) {
+			d.Questions[0].Routes = []campaigns.Route{{When: []campaigns.Condition{{Question: "q1", Op: campaigns.OpEq, Value: "no"}}, Then: campaigns.ThenSkipTo, Target: "q3"}}
+		}))[0]
+		v := visitor{Language: "en", Fields: map[string]any{"languageCode": "en"}}
+		raw := func(s string) json.RawMessage { return json.RawMessage(s) }
+
+		start, err := f.m.Resume(f.ctx, f.acme, v, id, nil)
+		require.NoError(t, err)
+		assert.Equal(t, "q1", start.Question.ID, "nothing kept: the first question")
+
+		cases := []struct {
+			name    string
+			kept    map[string]json.RawMessage
+			current string
+			status  string
+		}{
+			{"kept answers lead on", map[string]json.RawMessage{"q1": raw(`"yes"`), "q2": raw(`3`)}, "q3", campaigns.StatusStarted},
+			{"an answer the routing skips is ignored", map[string]json.RawMessage{"q1": raw(`"no"`), "q2": raw(`3`)}, "q3", campaigns.StatusStarted},
+			{"an answer that no longer validates is asked again", map[string]json.RawMessage{"q1": raw(`"maybe"`)}, "q1", campaigns.StatusStarted},
+			{"every answer kept: the outcome", map[string]json.RawMessage{"q1": raw(`"no"`), "q3": raw(`"hi"`)}, "", campaigns.StatusCompleted},
+		}
+		for _, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				r, err := f.m.Resume(f.ctx, f.acme, v, id, tc.kept)
+				require.NoError(t, err)
+				assert.Equal(t, tc.status, r.Status)
+				if tc.current == "" {
+					assert.Nil(t, r.Question)
+				} else {
+					require.NotNil(t, r.Question)
+					assert.Equal(t, tc.current, r.Question.ID)
+				}
+			})
+		}
+
+		kept := map[string]json.RawMessage{"q1": raw(`"yes"`), "q2": raw(`3`)}
+		r, keep, err := f.m.Step(f.ctx, f.acme, v, id, "q1", raw(`"no"`), kept)
+		require.NoError(t, err)
+		assert.Equal(t, "q3", r.Question.ID, "the new answer routes past q2")
+		assert.Equal(t, map[string]json.RawMessage{"q1": raw(`"no"`)}, keep, "q2 is off the route now, so it is not kept")
+
+		_, _, err = f.m.Step(f.ctx, f.acme, v, id, "q2", raw(`3`), keep)
+		requireRefused(t, err, 409, "not_current_question")
+		_, _, err = f.m.Step(f.ctx, f.acme, v, id, "q3", raw(`""`), keep)
+		requireRefused(t, err, 400, "")
+
+		done, keep, err := f.m.Step(f.ctx, f.acme, v, id, "q3", raw(`"hello"`), keep)
+		require.NoError(t, err)
+		assert.Equal(t, campaigns.StatusCompleted, done.Status)
+		_, _, err = f.m.Step(f.ctx, f.acme, v, id, "q1", raw(`"yes"`), keep)
+		requireFinished(t, err, campaigns.StatusCompleted)
+
+		var participations int64
+		require.NoError(t, f.db.Model(&Participation{}).Count(&participations).Error)
+		assert.Zero(t, participations, "a kept walk stores nothing here: its keeper does")
+	})
+}
+
+func TestAdoptingAWalkRecordsItAsTheMembersRunAndPaysOnce(t *testing.T) {
+	eachFixture(t, func(t *testing.T, f *fixture) {
+		id := f.campaigns(f.acme, survey("About you", threeQuestions(), func(d *campaigns.Definition) { d.Reward = "1.25" }))[0]
+		who := f.member(f.acme, "en", true, nil)
+		answers := map[string]json.RawMessage{"q1": json.RawMessage(`"yes"`), "q2": json.RawMessage(`7`), "q3": json.RawMessage(`"from onboarding"`)}
+
+		status, err := f.m.Adopt(f.ctx, f.acme, who, id, answers)
+		require.NoError(t, err)
+		assert.Equal(t, campaigns.StatusCompleted, status)
+		assert.Equal(t, map[string]string{"q1": `"yes"`, "q2": `7`, "q3": `"from onboarding"`}, f.storedAnswers(who, id))
+		assert.Equal(t, int64(125), f.balance(f.acme, who))
+
+		again, err := f.m.Adopt(f.ctx, f.acme, who, id, answers)
+		require.NoError(t, err)
+		assert.Equal(t, campaigns.StatusCompleted, again, "adopting again changes nothing")
+		assert.Equal(t, int64(125), f.balance(f.acme, who), "paid once")
+
+		other := f.member(f.acme, "en", true, nil)
+		partial, err := f.m.Adopt(f.ctx, f.acme, other, id, map[string]json.RawMessage{"q1": json.RawMessage(`"yes"`)})
+		require.NoError(t, err)
+		assert.Equal(t, campaigns.StatusStarted, partial, "a walk that stopped leaves the run waiting at its question")
+	})
+}
