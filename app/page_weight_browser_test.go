@@ -307,6 +307,7 @@ func TestInChromiumPagesStayWithinTheirWeightBudgetsOnTheWire(t *testing.T) {
 		{"login", "localhost", "/login", budgetJSNoIsland, ""},
 		{"join on Northwind", "northwind.localhost", "/join", budgetJSNoIsland, ""},
 		{"error", "localhost", "/error", budgetJSNoIsland, ""},
+		{"onboarding start", "northwind.localhost", "/onboarding", budgetJSNoIsland, ""},
 	}
 	private := []target{
 		{"feed", "localhost", "/feed", budgetJSNoIsland, ""},
@@ -334,6 +335,18 @@ func TestInChromiumPagesStayWithinTheirWeightBudgetsOnTheWire(t *testing.T) {
 			check(t, wireReadyPage(t, b), tg)
 		})
 	}
+	// A visitor in onboarding: Northwind's first onboarding campaign in the survey box, after
+	// signing in with a new identity at the local provider.
+	t.Run("onboarding survey box on Northwind", func(t *testing.T) {
+		b.withLocalSignIn(t)
+		p := b.page(t, b.url("northwind.localhost", "/login"))
+		crossSubmit(t, p, ".sign-in-google")
+		pickIdentity(t, p, newcomer.Subject)
+		require.Equal(t, "/onboarding/campaigns/"+nwHousehold, path(p))
+		disableCache(t, p)
+		check(t, p, target{"onboarding survey box", "northwind.localhost", "/onboarding/campaigns/" + nwHousehold, budgetJSSurvey,
+			`() => !!document.querySelector('[data-island="survey-box"][data-island-state="mounted"] .survey-question input') && !document.querySelector('[data-island="survey-box"] .spinner')`})
+	})
 	// The member's pages in one signed-in page; the cache is off, so each load is a first one.
 	member := b.signedInFeed(t, false).CancelTimeout()
 	disableCache(t, member)
