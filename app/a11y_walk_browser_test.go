@@ -395,6 +395,7 @@ func (w *a11yWalk) onboarding(s *a11ySession) {
 	if s.noScript {
 		suffix = " without JavaScript"
 	}
+	p.MustSetCookies() // the last language's onboarding is still in progress: start afresh
 	w.open(s, "/onboarding")
 	w.check(s, "onboarding, start"+suffix)
 	crossSubmit(t, p, ".sign-in-twitter")
@@ -722,13 +723,14 @@ func (w *a11yWalk) setUp(tn *a11yTenant) {
 	tn.sessions = map[string]*a11ySession{}
 }
 
-// a11yPageRoutes are the registered GET routes that are not API calls. Ask an app that is not
+// a11yPageRoutes are the registered GET routes that are not API calls (the account host's,
+// the panel instance's and the panel host's). Ask an app that is not
 // listening: Fiber adds its HEAD routes when it starts, and reading them meanwhile is a race.
 func a11yPageRoutes(app *App) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, r := range app.Fiber.GetRoutes(true) {
-		if r.Method != http.MethodGet || strings.HasPrefix(r.Path, "/api/") || strings.HasPrefix(r.Path, "/ah/api/") || seen[r.Path] {
+		if r.Method != http.MethodGet || strings.HasPrefix(r.Path, "/api/") || strings.HasPrefix(r.Path, "/ah/api/") || strings.HasPrefix(r.Path, "/panel/") || seen[r.Path] {
 			continue
 		}
 		seen[r.Path] = true
