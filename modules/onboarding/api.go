@@ -110,11 +110,7 @@ func (m *Module) apiGo(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	id := c.Params("campaignUuid")
-	if _, err := m.campaign(c, id); err != nil {
-		return err
-	}
-	res, err := m.surveys.Resume(c.Context(), web.PanelOf(c), respondent(c), id, st.AnswersOf(id))
+	_, res, err := m.atCampaign(c, st)
 	if err != nil {
 		return err
 	}

@@ -132,16 +132,23 @@ func (m *Module) campaignPage(c fiber.Ctx) error {
 	if err != nil || !ok {
 		return orTo(c, err, "/onboarding")
 	}
-	id := c.Params("campaignUuid")
-	l, err := m.campaign(c, id)
-	if err != nil {
-		return err
-	}
-	res, err := m.surveys.Resume(c.Context(), web.PanelOf(c), respondent(c), id, st.AnswersOf(id))
+	l, res, err := m.atCampaign(c, st)
 	if err != nil {
 		return err
 	}
 	return m.renderBox(c, l, res, fiber.StatusOK, "", nil)
+}
+
+// atCampaign is the path's onboarding campaign (one of the panel's, else not found) and where
+// the onboarding's answers to it lead.
+func (m *Module) atCampaign(c fiber.Ctx, st *State) (*campaigns.Listing, *surveys.GoResult, error) {
+	id := c.Params("campaignUuid")
+	l, err := m.campaign(c, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := m.surveys.Resume(c.Context(), web.PanelOf(c), respondent(c), id, st.AnswersOf(id))
+	return l, res, err
 }
 
 // POST /onboarding/campaigns/:campaignUuid/answer: one question answered with a plain form.
@@ -150,16 +157,11 @@ func (m *Module) answerSubmit(c fiber.Ctx) error {
 	if err != nil || !ok {
 		return orTo(c, err, "/onboarding")
 	}
-	id := c.Params("campaignUuid")
-	l, err := m.campaign(c, id)
+	l, at, err := m.atCampaign(c, st)
 	if err != nil {
 		return err
 	}
-	panel := web.PanelOf(c)
-	at, err := m.surveys.Resume(c.Context(), panel, respondent(c), id, st.AnswersOf(id))
-	if err != nil {
-		return err
-	}
+	id := l.ID
 	qid, body, submitted, err := surveys.AnswerForm(c, at.Campaign)
 	if err != nil {
 		return err
