@@ -12,6 +12,7 @@ import (
 
 	"github.com/canvass/canvass/modules/accounts"
 	"github.com/canvass/canvass/modules/social"
+	"github.com/gofiber/fiber/v3"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -419,5 +420,40 @@ func TestAPanelWithDirectOnboardingSendsVisitorsAndUnvalidatedMembersToIt(t *tes
 		p := c.profile(t)
 		assert.Equal(t, true, p.Metadata["onboardingCompleted"])
 		assert.Equal(t, int64(2), e.count(t, "SELECT COUNT(*) FROM participations WHERE participant_id = ? AND status = 'completed'", p.PPUUID))
+	})
+}
+
+func TestCompletingAnOnboardingTwiceAtOnceMakesOneMember(t *testing.T) {
+	eachDialect(t, func(t *testing.T, e *env) {
+		lp := e.withLocalSignIn(t)
+		c := e.client("northwind.localhost")
+		c.follow(c.onboardingVia(t, lp, social.Google, newcomer.Subject))
+		c.answerAll(t)
+		// A double click on the last thank-you's button: two completions with the same cookies.
+		statuses := make(chan int, 2)
+		for range 2 {
+			go func() {
+				req, _ := http.NewRequest(http.MethodGet, "http://northwind.localhost/onboarding", nil)
+				for _, ck := range c.jar.Cookies(&url.URL{Scheme: "http", Host: c.host, Path: "/"}) {
+					req.AddCookie(ck)
+				}
+				res, err := e.app.Fiber.Test(req, fiber.TestConfig{Timeout: 20 * time.Second})
+				if err != nil {
+					statuses <- 0
+					return
+				}
+				res.Body.Close()
+				statuses <- res.StatusCode
+			}()
+		}
+		for range 2 {
+			status := <-statuses
+			assert.Less(t, status, 500, "neither completion fails")
+			assert.NotZero(t, status)
+		}
+		assert.Equal(t, int64(1), e.count(t, "SELECT COUNT(*) FROM account_holders WHERE email = ?", newcomer.Email))
+		assert.Equal(t, int64(2), e.count(t, "SELECT COUNT(*) FROM participations p JOIN participants pp ON pp.id = p.participant_id JOIN account_holders ah ON ah.id = pp.account_holder_id WHERE ah.email = ? AND p.status = 'completed'", newcomer.Email))
+		assert.Equal(t, int64(1), e.count(t, "SELECT COUNT(*) FROM ledger_entries le JOIN participants pp ON pp.id = le.participant_id JOIN account_holders ah ON ah.id = pp.account_holder_id WHERE ah.email = ?", newcomer.Email),
+			"the final campaign's reward is paid once")
 	})
 }

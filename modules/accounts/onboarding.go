@@ -160,8 +160,6 @@ func (m *Module) JoinFromOnboarding(c fiber.Ctx, provider, userID, email string)
 		return nil, web.Invalid("email", "error.email_needed", nil).WithCode("email_required")
 	case !validEmail(normalized):
 		return nil, web.Invalid("email", "error.invalid_email", nil)
-	case len(email) > maxEmailLength:
-		return nil, web.Invalid("email", "error.too_long", map[string]any{"Max": maxEmailLength})
 	}
 	taken := func(holderID string) error {
 		if err := m.svc.store.SetPendingLink(c.Context(), p.ID, holderID, "/onboarding"); err != nil {

@@ -378,6 +378,11 @@ func (m *Module) complete(c fiber.Ctx, st *State, email string) (string, error) 
 	default:
 		issued, err := m.accounts.JoinFromOnboarding(c, st.Provider, st.UserID, email)
 		if err != nil {
+			// A second completion of this browser (a double click) while the first made the
+			// member: that one is the answer, and its session cookie reaches this browser.
+			if fresh, rerr := m.reload(c.Context(), st); rerr == nil && fresh.ParticipantID != nil {
+				return "", nil
+			}
 			return "", err
 		}
 		mem, token = issued.Member, issued.Token
