@@ -80,6 +80,7 @@ func TestANewIdentityAnswersTheOnboardingCampaignsBeforeItBecomesAMember(t *test
 		lp := e.withLocalSignIn(t)
 		c := e.client("northwind.localhost")
 		start := c.onboardingVia(t, lp, social.Google, newcomer.Subject)
+		assert.Equal(t, start, c.where(t, strings.Replace(start, "/onboarding?", "/?", 1)), "a sign-in return at the root goes to onboarding")
 		assert.Equal(t, "/onboarding", c.where(t, start), "the sign-in return's query is taken and dropped")
 		assert.Equal(t, "/onboarding/campaigns/"+nwHousehold, c.where(t, "/onboarding"), "the first onboarding campaign")
 

@@ -76,6 +76,14 @@ func (m *Module) Available(ctx context.Context, panel *web.Panel) (bool, error) 
 // token, a user may be sent to /onboarding"); otherwise the next handler decides.
 func (m *Module) VisitorRoot(c fiber.Ctx) error {
 	if web.MemberOf(c) == nil {
+		if provider, userID := c.Query("provider"), c.Query("userId"); provider != "" && userID != "" {
+			// A third-party sign-in's return at the root: onboarding takes it as it comes.
+			q := url.Values{"provider": {provider}, "userId": {userID}}
+			if r := c.Query("redirect"); r != "" {
+				q.Set("redirect", r)
+			}
+			return c.Redirect().Status(fiber.StatusSeeOther).To("/onboarding?" + q.Encode())
+		}
 		st, err := m.fromCookie(c)
 		if err != nil {
 			return err
