@@ -155,6 +155,9 @@ const (
 	// a11yOnboarding is a visitor of their own (their onboarding's cookies apart from the
 	// other visitor pages') who signs in with a new identity and answers the onboarding.
 	a11yOnboarding = "onboarding"
+	// a11yWidget is a visitor of their own who logs in as the member through the login widget
+	// (a session in the widget's cookies only) and logs out of it again.
+	a11yWidget = "widget"
 )
 
 // a11yVisit brings one page, or a series of states of it, to where axe checks it.
@@ -260,6 +263,31 @@ func a11yVisits() []a11yVisit {
 			w.open(s, "/embed/survey/"+s.tenant.ids["invitation"])
 			w.check(s, "embed, sign in first")
 		}},
+		{name: "widgets", routes: []string{"/widgets/login", "/widgets/join"}, who: a11yVisitor, embed: true, run: func(w *a11yWalk, s *a11ySession) {
+			for _, kind := range []string{"login", "join"} {
+				w.open(s, "/widgets/"+kind+"?parentFrameUrl="+url.QueryEscape(demoPartnerOrigin+"/"))
+				w.check(s, "widget, "+kind)
+				// Empty: the API refuses it and the island says so above the form, in place.
+				s.p().MustElement("form[action='/widgets/" + kind + "'] button[type=submit]").MustClick()
+				s.p().MustElement(".form-error[role=alert]")
+				w.check(s, "widget, "+kind+", refused")
+			}
+		}},
+		{name: "widget, logged in", routes: []string{"/widgets/login"}, who: a11yWidget, embed: true, noScript: true,
+			run: func(w *a11yWalk, s *a11ySession) {
+				// Canvass Demo keeps the member in the frame; Northwind's card opens Northwind.
+				widget := "/widgets/login?parentFrameUrl=" + url.QueryEscape(demoPartnerOrigin+"/")
+				w.open(s, widget)
+				fill(s.p(), map[string]string{"#f-email": s.tenant.emails[a11yMember], "#f-password": s.tenant.password})
+				w.submit(s, "form[action='/widgets/login'] button[type=submit]")
+				s.p().MustElement("form[action='/widgets/logout']")
+				w.check(s, "widget, logged in")
+				w.open(s, widget)
+				w.submit(s, "form[action='/widgets/logout'] button[type=submit]") // a visitor again in the next language
+				s.p().MustElement("form[action='/widgets/login']")
+			}},
+		// The hand-off is a page of the panel itself, never framed.
+		page("widget hand-off, link spent", "/widgets/continue", a11yVisitor, "/widgets/continue?code=spent"),
 		{name: "survey preview", routes: []string{"/survey/:campaignUuid/preview/:lang/:exp/:sig/"}, who: a11yVisitor, run: func(w *a11yWalk, s *a11ySession) {
 			panel, err := w.b.app.Tenancy.PanelByKey(context.Background(), s.tenant.key)
 			require.NoError(w.t, err)
@@ -611,7 +639,7 @@ func (w *a11yWalk) session(tn *a11yTenant, v a11yVisit) *a11ySession {
 		go router.Run()
 		w.t.Cleanup(func() { _ = router.Stop() })
 	}
-	if who != a11yVisitor && who != a11yOnboarding {
+	if who != a11yVisitor && who != a11yOnboarding && who != a11yWidget {
 		p := s.p()
 		p.MustNavigate(w.b.url(tn.host, "/login")).MustWaitLoad()
 		fill(p, map[string]string{"#f-email": tn.emails[who], "#f-password": tn.password})

@@ -13,6 +13,7 @@ import (
 	"github.com/canvass/canvass/modules/accounts"
 	"github.com/canvass/canvass/modules/campaigns"
 	"github.com/canvass/canvass/modules/tenancy"
+	"github.com/canvass/canvass/modules/web"
 	"gopkg.in/yaml.v3"
 )
 
@@ -24,7 +25,9 @@ func demoPanels() []tenancy.PanelSpec {
 	demo.Key, demo.Name, demo.CurrencyCode = "demo", "Canvass Demo", "USD"
 	demo.Hosts = []string{"localhost", "127.0.0.1"}
 	demo.Languages = []string{"en", "es"}
-	demo.AppSettings = tenancy.AppSettings{WebAppName: "Canvass Demo"}
+	// Both panels may be framed by the demo's partner site (demo_partner.go): Canvass Demo's
+	// login widget keeps the member in the frame, Northwind's join widget opens Northwind.
+	demo.AppSettings = tenancy.AppSettings{WebAppName: "Canvass Demo", EmbedOrigins: []string{demoPartnerOrigin}, WidgetAfter: web.WidgetAfterFrame}
 	demo.AppTheme = tenancy.AppTheme{
 		"color_primary": "#475369", "color_cta": "#1AC0B4", "font_color_cta": "#ffffff",
 		"logo_url": "/static/img/canvass-logo.svg", "logo_favicon_url": "/static/img/favicon.svg",
@@ -35,7 +38,8 @@ func demoPanels() []tenancy.PanelSpec {
 	northwind.Key, northwind.Name, northwind.CurrencyCode = "northwind", "Northwind Rewards", "GBP"
 	northwind.Hosts = []string{"northwind.localhost"}
 	northwind.Languages = []string{"en", "ru", "zh"}
-	northwind.AppSettings = tenancy.AppSettings{WebAppName: "Northwind Rewards", TermsRequired: true, EmailValidationReminder: true}
+	northwind.AppSettings = tenancy.AppSettings{WebAppName: "Northwind Rewards", TermsRequired: true, EmailValidationReminder: true,
+		EmbedOrigins: []string{demoPartnerOrigin}, WidgetAfter: web.WidgetAfterPanel}
 	northwind.AppTheme = tenancy.AppTheme{
 		"color_primary": "#1F3A5F", "color_secondary": "#27496D", "color_cta": "#E07A1F", "font_color_cta": "#ffffff",
 		"header_font_color": "#ffffff", "link_font_color": "#27496D", "text_font_color": "#2B2B2B",

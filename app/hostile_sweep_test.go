@@ -78,7 +78,7 @@ var sweepFields = map[string][]string{
 	"POST /ah/api/v1/user/profile":                                            {"firstName", "lastName", "username", "languageCode"},
 	"POST /ah/api/v1/user/reset-password":                                     {"token", "password"},
 	"POST /ah/api/v2/user/forgot-password":                                    {"email"},
-	"POST /ah/api/v2/user/login":                                              {"email", "password"},
+	"POST /ah/api/v2/user/login":                                              {"email", "password", "parentFrameUrl"},
 	"POST /ah/api/v2/user/register":                                           {"email", "password", "firstName", "parentFrameUrl"},
 	"POST /api/v1/public/client/:level":                                       {"message", "stack", "url"},
 	"POST /api/v1/translations/add/:ns/:lng":                                  {"key", "value"},
@@ -128,6 +128,12 @@ var sweepFields = map[string][]string{
 	"GET /api/v1/onboarding":                                                  {"provider", "userId", "redirect"},
 	"POST /api/v1/onboarding/completed":                                       {"panelUuid", "provider", "userId", "email"},
 	"POST /api/v1/onboarding/resend":                                          {"provider", "userId", "email"},
+	"GET /widgets/login":                                                      {"parentFrameUrl"},
+	"POST /widgets/login":                                                     {"email", "password", "parentFrameUrl"},
+	"GET /widgets/join":                                                       {"parentFrameUrl"},
+	"POST /widgets/join":                                                      {"email", "password", "firstName", "parentFrameUrl"},
+	"POST /widgets/logout":                                                    {"kind", "parentFrameUrl"},
+	"GET /widgets/continue":                                                   {"code"},
 }
 
 // genericFields are swept on every route besides its own.

@@ -56,6 +56,8 @@ type App struct {
 	Onboarding *onboarding.Module
 	// dev holds the local development sign-in and captcha providers (demo outside production).
 	dev *devProviders
+	// partner is the demo's partner site that frames the widgets (demo outside production).
+	partner *demoPartner
 }
 
 // Options are what a server needs besides the config (tests swap the mail sender).
@@ -101,6 +103,9 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 			return nil, err
 		}
 		accountsDeps.LocalCaptcha = a.dev.captcha
+		if a.partner, err = newDemoPartner(cfg.Addr); err != nil {
+			return nil, err
+		}
 	}
 	a.Accounts = accounts.New(accountsDeps)
 	a.Wallet = wallet.New(wallet.Deps{DB: db, Kit: kit, Log: log, Guard: a.Accounts, PanelOf: accounts.PanelOfParticipant})
@@ -155,6 +160,9 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	f.Use(kit.AccessLog())
 	if a.dev != nil {
 		a.dev.mount(f)
+	}
+	if a.partner != nil {
+		a.partner.mount(f)
 	}
 	f.Use(kit.SecurityHeaders())
 	f.Use(kit.Recover())

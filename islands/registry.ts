@@ -10,8 +10,10 @@
  *   import { register } from './loader'
  *
  *   register('survey-box', () => import('./survey-box'))
+register('widget', () => import('./widget'))
  */
 import { register } from './loader'
 
 register('transaction-filters', () => import('./transaction-filters'))
 register('survey-box', () => import('./survey-box'))
+register('widget', () => import('./widget'))

@@ -57,7 +57,9 @@ func (m *Module) apiLogin(c fiber.Ctx) error {
 	if err := m.checkCaptcha(c, in.CaptchaToken, in.Email); err != nil {
 		return err
 	}
-	issued, err := m.svc.Login(c.Context(), web.PanelOf(c), in.Email, in.Password, client(c))
+	cl := client(c)
+	cl.ParentFrameURL = in.ParentFrameURL
+	issued, err := m.svc.Login(c.Context(), web.PanelOf(c), in.Email, in.Password, cl)
 	if err != nil {
 		return err
 	}

@@ -20,6 +20,10 @@ type AccountHolder struct {
 	EmailValidatedAt *time.Time
 	CreatedAt        time.Time
 	UpdatedAt        time.Time
+	// JoinAppName and JoinParentFrameURL are where the member joined: the app that asked
+	// (X-App-Name) and the page that framed the join widget (parentFrameUrl).
+	JoinAppName        string
+	JoinParentFrameURL string
 }
 
 const (
@@ -51,6 +55,10 @@ type Session struct {
 	ExpiresAt     time.Time
 	UserAgent     string
 	IP            string
+	// AppName is the app that signed in (X-App-Name: web, widget, ...); ParentFrameURL the page
+	// that framed the login widget (the login payload's parentFrameUrl).
+	AppName        string
+	ParentFrameURL string
 }
 
 // AccountToken is a single-use token mailed to the account holder (password reset, email validation).
@@ -67,6 +75,9 @@ type AccountToken struct {
 const (
 	PurposePasswordReset   = "password_reset"
 	PurposeEmailValidation = "email_validation"
+	// PurposeWidgetHandoff is a widget's hand-off code: a member signed in inside another
+	// site's frame opens the panel itself (widgets.go).
+	PurposeWidgetHandoff = "widget_handoff"
 )
 
 // Models lists the module's tables for the schema check.

@@ -14,6 +14,7 @@ import (
 	"github.com/canvass/canvass/modules/ratelimit"
 	"github.com/canvass/canvass/modules/social"
 	"github.com/canvass/canvass/modules/web"
+	views "github.com/canvass/canvass/views/accounts"
 	"github.com/gofiber/fiber/v3"
 	"gorm.io/gorm"
 )
@@ -108,6 +109,15 @@ func (m *Module) Routes(r fiber.Router) {
 	r.Get("/sign-in/:provider", public, m.signInStart)
 	r.Get("/sign-in/:provider/return", m.signInReturn)
 
+	// Widgets: compact login and join screens other sites frame (widgets_pages.go), open to
+	// all; and their top-level hand-off to the panel itself.
+	r.Get("/widgets/login", m.widgetPage(views.WidgetLogin))
+	r.Post("/widgets/login", m.widgetSubmit(views.WidgetLogin))
+	r.Get("/widgets/join", m.widgetPage(views.WidgetJoin))
+	r.Post("/widgets/join", m.widgetSubmit(views.WidgetJoin))
+	r.Post("/widgets/logout", m.widgetLogout)
+	r.Get(web.WidgetContinuePath, m.widgetContinue)
+
 	// Open to all.
 	r.Get("/logout", m.logoutPage)
 	r.Get("/email-validation-done", m.emailValidatedPage)
@@ -140,6 +150,7 @@ func (m *Module) Routes(r fiber.Router) {
 	r.Get("/ah/api/v1/user/:id/recaptcha-required", m.apiRecaptchaRequired)
 	r.Get("/ah/api/v1/request-validation-email", api, m.apiRequestValidationEmail)
 	r.Post("/ah/api/v1/change-password", api, m.apiChangePassword)
+	r.Post(handoffAPI, api, m.apiWidgetHandoff)
 	// Without a member token these answer the spec's "No token detected".
 	r.Post("/ah/api/v1/oauth/:provider/id-token/connect", m.apiConnect)
 	r.Post("/ah/api/v1/oauth/disconnect", m.apiDisconnect)

@@ -9,7 +9,9 @@ import (
 	"github.com/gofiber/fiber/v3"
 )
 
-func client(c fiber.Ctx) Client { return Client{IP: c.IP(), UserAgent: c.Get(fiber.HeaderUserAgent)} }
+func client(c fiber.Ctx) Client {
+	return Client{IP: c.IP(), UserAgent: c.Get(fiber.HeaderUserAgent), AppName: web.AppName(c)}
+}
 
 // formFailure turns a service error into the form's inline errors, or returns it when it is
 // not the member's to fix (the error handler then shows the error page).

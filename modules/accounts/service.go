@@ -70,10 +70,13 @@ type RegisterInput struct {
 	CaptchaToken   string `json:"captchaToken"`
 }
 
-// Client is where a request came from, kept on its session.
+// Client is where a request came from, kept on its session: the app that asked (X-App-Name)
+// and, from a widget, the page that framed it (parentFrameUrl; checkParentFrameURL).
 type Client struct {
-	IP        string
-	UserAgent string
+	IP             string
+	UserAgent      string
+	AppName        string
+	ParentFrameURL string
 }
 
 // Issued is a new session: the raw pp-token (shown once) and the member it signs in.
@@ -147,6 +150,8 @@ func (s *Service) Register(ctx context.Context, panel *web.Panel, in RegisterInp
 	verr = checkText(verr, "username", in.Username, maxUsernameLength)
 	verr = checkText(verr, "firstName", in.FirstName, maxNameLength)
 	verr = checkText(verr, "lastName", in.LastName, maxNameLength)
+	client.ParentFrameURL = in.ParentFrameURL // kept on the account holder and its first session
+	verr = checkParentFrameURL(verr, client.ParentFrameURL)
 	if verr != nil {
 		return nil, verr
 	}
@@ -163,6 +168,7 @@ func (s *Service) Register(ctx context.Context, panel *web.Panel, in RegisterInp
 		ID: uuid.NewString(), PanelID: panel.ID, Email: strings.TrimSpace(in.Email), EmailNormalized: email,
 		PasswordHash: hash, Username: in.Username, FirstName: in.FirstName, LastName: in.LastName,
 		LanguageCode: langCode, Status: StatusActive, CreatedAt: now, UpdatedAt: now,
+		JoinAppName: client.AppName, JoinParentFrameURL: client.ParentFrameURL,
 	}
 	if in.AcceptTerms {
 		ah.AcceptedTermsAt = &now
@@ -182,23 +188,33 @@ func (s *Service) Register(ctx context.Context, panel *web.Panel, in RegisterInp
 }
 
 func (s *Service) issue(ctx context.Context, ah *AccountHolder, p *Participant, client Client) (*Issued, error) {
+	issued, sess := s.newSession(ah, p, client)
+	if err := s.store.CreateSession(ctx, sess); err != nil {
+		return nil, err
+	}
+	return issued, nil
+}
+
+// newSession is a new session of the participant, not stored yet, with its raw pp-token.
+func (s *Service) newSession(ah *AccountHolder, p *Participant, client Client) (*Issued, *Session) {
 	token := uuid.NewString()
 	now := s.now().UTC()
 	sess := &Session{
 		ID: uuid.NewString(), TokenHash: hashToken(token), ParticipantID: p.ID, CreatedAt: now, LastSeenAt: now,
 		ExpiresAt: now.Add(sessionIdle), UserAgent: truncate(client.UserAgent, 300), IP: truncate(client.IP, 64),
-	}
-	if err := s.store.CreateSession(ctx, sess); err != nil {
-		return nil, err
+		AppName: client.AppName, ParentFrameURL: client.ParentFrameURL,
 	}
 	m := member(sess, p, ah)
 	m.Token = token
-	return &Issued{Token: token, Member: m}, nil
+	return &Issued{Token: token, Member: m}, sess
 }
 
 // Login checks the password; it never tells whether the email exists, and refuses with 429
 // once an account or an IP has failed too often.
 func (s *Service) Login(ctx context.Context, panel *web.Panel, email, password string, client Client) (*Issued, error) {
+	if err := checkParentFrameURL(nil, client.ParentFrameURL); err != nil {
+		return nil, err // before anything is counted: not a failed login
+	}
 	email = NormalizeEmail(email)
 	if email == "" || password == "" {
 		e := web.Fail(fiber.StatusBadRequest, "error.login_required", nil)
@@ -370,8 +386,11 @@ func (s *Service) CheckResetToken(ctx context.Context, panel *web.Panel, token s
 
 func (s *Service) liveToken(ctx context.Context, panel *web.Panel, purpose, token string) (*AccountToken, *AccountHolder, error) {
 	invalid := web.Fail(fiber.StatusBadRequest, "error.reset_link_invalid", nil).WithCode("token_invalid")
-	if purpose == PurposeEmailValidation {
+	switch purpose {
+	case PurposeEmailValidation:
 		invalid = web.Fail(fiber.StatusBadRequest, "error.validation_link_invalid", nil).WithCode("token_invalid")
+	case PurposeWidgetHandoff:
+		invalid = web.Fail(fiber.StatusBadRequest, "error.handoff_invalid", nil).WithCode("token_invalid")
 	}
 	if token == "" || len(token) > 100 {
 		return nil, nil, invalid

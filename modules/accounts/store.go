@@ -137,9 +137,10 @@ func (s *Store) SessionByHash(ctx context.Context, hash string, now time.Time) (
 	var metadata []byte
 	var acceptedTerms, emailValidated sql.NullTime
 	dest := []any{&se.ID, &se.TokenHash, &se.ParticipantID, &se.CreatedAt, &se.LastSeenAt, &se.ExpiresAt, &se.UserAgent, &se.IP,
+		&se.AppName, &se.ParentFrameURL,
 		&p.ID, &p.AccountHolderID, &p.PanelID, &metadata, &p.IsEligibleToRefer, &p.CreatedAt,
 		&h.ID, &h.PanelID, &h.Email, &h.EmailNormalized, &h.PasswordHash, &h.Username, &h.FirstName, &h.LastName,
-		&h.LanguageCode, &h.Status, &acceptedTerms, &emailValidated, &h.CreatedAt, &h.UpdatedAt}
+		&h.LanguageCode, &h.Status, &acceptedTerms, &emailValidated, &h.CreatedAt, &h.UpdatedAt, &h.JoinAppName, &h.JoinParentFrameURL}
 	keeps := make([]func(fiber.Ctx), 0, len(s.joins))
 	for _, j := range s.joins {
 		d, keep := j.Scan()
@@ -166,10 +167,10 @@ func (s *Store) SessionByHash(ctx context.Context, hash string, now time.Time) (
 // sessionColumns are what SessionByHash scans, in its order: the session's, the
 // participant's and the account holder's columns, each model's in its field order.
 var sessionColumns = map[string][]string{
-	"s": {"id", "token_hash", "participant_id", "created_at", "last_seen_at", "expires_at", "user_agent", "ip"},
+	"s": {"id", "token_hash", "participant_id", "created_at", "last_seen_at", "expires_at", "user_agent", "ip", "app_name", "parent_frame_url"},
 	"p": {"id", "account_holder_id", "panel_id", "metadata", "is_eligible_to_refer", "created_at"},
 	"h": {"id", "panel_id", "email", "email_normalized", "password_hash", "username", "first_name", "last_name",
-		"language_code", "status", "accepted_terms_at", "email_validated_at", "created_at", "updated_at"},
+		"language_code", "status", "accepted_terms_at", "email_validated_at", "created_at", "updated_at", "join_app_name", "join_parent_frame_url"},
 }
 
 // sessionQuery is the session query with the joins' columns after the models' own.

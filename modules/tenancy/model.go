@@ -35,12 +35,17 @@ type AppSettings struct {
 	TermsRequired           bool   `json:"terms_required" yaml:"terms_required"`
 	EmailValidationReminder bool   `json:"email_validation_reminder" yaml:"email_validation_reminder"`
 	Theme                   string `json:"theme" yaml:"theme"`
-	// EmbedOrigins may frame the panel's /embed/ pages besides its own domains
-	// (scheme://host[:port], e.g. https://www.tenant.example).
+	// EmbedOrigins may frame the panel's /embed/ pages and its login and join widgets besides
+	// its own domains (scheme://host[:port], e.g. https://www.tenant.example); the widgets post
+	// their messages to these origins only. One list: a site trusted to frame the panel is
+	// trusted with both, and two lists would only drift apart.
 	EmbedOrigins []string `json:"embed_origins,omitempty" yaml:"embed_origins"`
 	// DirectOnboarding sends visitors at the root, and members whose email is not validated,
 	// to /onboarding (spec: "a specific panel key triggers direct onboarding").
 	DirectOnboarding bool `json:"direct_onboarding,omitempty" yaml:"direct_onboarding"`
+	// WidgetAfter is what the login and join widgets do once the member is in: "frame" (the
+	// default: stay signed in inside the frame) or "panel" (open the panel itself, signed in).
+	WidgetAfter string `json:"widget_after,omitempty" yaml:"widget_after"`
 }
 
 // AppTheme is the spec's app_theme: field name (color_primary, logo_url, ...) to value.

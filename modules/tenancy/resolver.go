@@ -1,6 +1,7 @@
 package tenancy
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"sync"
@@ -91,6 +92,7 @@ func toWeb(l *loaded) *web.Panel {
 		TermsRequired:    l.Panel.AppSettings.TermsRequired,
 		EmailValidation:  l.Panel.AppSettings.EmailValidationReminder,
 		DirectOnboarding: l.Panel.AppSettings.DirectOnboarding,
+		WidgetAfter:      cmp.Or(l.Panel.AppSettings.WidgetAfter, web.WidgetAfterFrame),
 		AnalyticsID:      l.Panel.AppSettings.GoogleAnalyticsID,
 		ThemeCSS:         theme.CSS(),
 		FontURL:          theme["panel_font_url"],

@@ -137,6 +137,11 @@ func (p *PanelSpec) Validate(supported func(string) bool) error {
 			bad("app_settings.embed_origins[%d]: %q is not an origin (https://host[:port])", i, o)
 		}
 	}
+	switch p.AppSettings.WidgetAfter {
+	case "", web.WidgetAfterFrame, web.WidgetAfterPanel:
+	default:
+		bad("app_settings.widget_after: %q is not frame or panel", p.AppSettings.WidgetAfter)
+	}
 	for _, prob := range p.AppTheme.Problems() {
 		bad("app_theme: %s", prob)
 	}

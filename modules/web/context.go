@@ -36,8 +36,17 @@ type Panel struct {
 	CTAColor     string
 	CTAText      string
 	Hosts        []string // the panel's domains, for redirect allow-listing
-	EmbedOrigins []string // other origins that may frame the panel's /embed/ pages
+	EmbedOrigins []string // other origins that may frame /embed/ and /widgets/ (and hear the widgets)
+	// WidgetAfter is what the login and join widgets do once the member is in: WidgetAfterFrame
+	// (stay in the frame) or WidgetAfterPanel (open the panel itself).
+	WidgetAfter string
 }
+
+// The panel's choices for app_settings.widget_after; "" is WidgetAfterFrame.
+const (
+	WidgetAfterFrame = "frame"
+	WidgetAfterPanel = "panel"
+)
 
 // Language is one language a panel offers.
 type Language struct {

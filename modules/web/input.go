@@ -48,7 +48,7 @@ const (
 var checkedHeaders = []string{
 	fiber.HeaderHost, fiber.HeaderUserAgent, fiber.HeaderAcceptLanguage, "X-App-Lang", fiber.HeaderContentType,
 	fiber.HeaderReferer, fiber.HeaderOrigin, "Sec-Fetch-Site", "HX-Request", "HX-Current-URL", "HX-Target",
-	"Idempotency-Key", CSRFHeader,
+	"Idempotency-Key", CSRFHeader, AppNameHeader,
 }
 
 // exemptQuery are the query parameters the pp-token rule governs.

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -49,10 +50,45 @@ var originRE = regexp.MustCompile(`^https?://[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:[0-
 // ValidOrigin tells whether s is an http(s) origin without path, user or wildcard.
 func ValidOrigin(s string) bool { return originRE.MatchString(s) }
 
-// IsEmbed tells whether the request is for a page other sites frame: /embed/ and /widgets/.
+// WidgetContinuePath is the widgets' top-level hand-off (accounts): the one /widgets/ address
+// that is never framed, so its session cookie is the panel's own first-party one.
+const WidgetContinuePath = "/widgets/continue"
+
+// IsEmbed tells whether the request is for a page other sites frame (/embed/, and /widgets/
+// but its top-level hand-off) or is a call a widget's script makes (X-App-Name: widget, a
+// header other origins cannot send without our CORS consent): its cookies must reach the frame.
 func IsEmbed(c fiber.Ctx) bool {
 	p := c.Path()
-	return strings.HasPrefix(p, "/embed/") || strings.HasPrefix(p, "/widgets/")
+	if strings.HasPrefix(p, "/widgets/") {
+		return p != WidgetContinuePath
+	}
+	return strings.HasPrefix(p, "/embed/") || c.Get(AppNameHeader) == AppWidget
+}
+
+// AppNameHeader is the spec's X-App-Name (section 7): the main app's value, or the widget's on
+// /widgets/ pages (islands/lib/api.ts sends it on every call).
+const (
+	AppNameHeader = "X-App-Name"
+	AppWeb        = "web"
+	AppWidget     = "widget"
+)
+
+var appNameRE = regexp.MustCompile(`^[A-Za-z0-9._-]{1,40}$`)
+
+// AppName is the app a request comes from, as sessions and account holders record it: the
+// widget on /widgets/ pages, else X-App-Name when it is a plain name, else the web app for the
+// app's own pages and "" for an API caller that did not say.
+func AppName(c fiber.Ctx) string {
+	if strings.HasPrefix(c.Path(), "/widgets/") {
+		return AppWidget
+	}
+	if v := c.Get(AppNameHeader); appNameRE.MatchString(v) {
+		return v
+	}
+	if IsAPI(c) {
+		return ""
+	}
+	return AppWeb
 }
 
 // AllowEmbedding lets the panel's own domains (https; any port and http outside production)
@@ -70,6 +106,39 @@ func (k *Kit) AllowEmbedding(c fiber.Ctx) {
 		}
 	}
 	AllowFraming(c, append(origins, p.EmbedOrigins...)...)
+}
+
+// EmbedderOrigin is the origin (scheme://host[:port], default port dropped) of an absolute
+// http(s) address when AllowEmbedding lets that origin frame the panel, else "": the one
+// allow-list for frame-ancestors and for the widgets' postMessage targets, so a message never
+// goes to a page that could not have framed the widget.
+func (k *Kit) EmbedderOrigin(c fiber.Ctx, address string) string {
+	p := PanelOf(c)
+	u, err := url.Parse(address)
+	if p == nil || err != nil || u.User != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return ""
+	}
+	host, port := strings.ToLower(u.Hostname()), u.Port()
+	if (u.Scheme == "http" && port == "80") || (u.Scheme == "https" && port == "443") {
+		port = ""
+	}
+	origin := u.Scheme + "://" + host
+	if port != "" {
+		origin += ":" + port
+	}
+	if !ValidOrigin(origin) {
+		return ""
+	}
+	if slices.Contains(p.EmbedOrigins, origin) {
+		return origin
+	}
+	if !slices.Contains(p.Hosts, host) {
+		return ""
+	}
+	if k.Env != "production" || (u.Scheme == "https" && port == "") {
+		return origin
+	}
+	return ""
 }
 
 // SecurityHeaders sets CSP (object-src 'none', base-uri 'none', frame-ancestors 'self' unless
@@ -123,8 +192,13 @@ func (k *Kit) AccessLog() fiber.Handler {
 		if status >= 500 {
 			level = slog.LevelError
 		}
-		k.Log.Log(c.Context(), level, "request", "request_id", c.RequestID(), "method", c.Method(),
-			"host", c.Hostname(), "path", c.Path(), "status", status, "took", time.Since(start).Round(time.Microsecond))
+		attrs := []any{"request_id", c.RequestID(), "method", c.Method(), "host", c.Hostname(), "path", c.Path(),
+			"status", status, "took", time.Since(start).Round(time.Microsecond)}
+		// Which app called (spec section 7's X-App-Name), when it said: widgets apart from the app.
+		if app := c.Get(AppNameHeader); appNameRE.MatchString(app) {
+			attrs = append(attrs, "app", app)
+		}
+		k.Log.Log(c.Context(), level, "request", attrs...)
 		return err
 	}
 }
