@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/canvass/canvass/migrations"
 	"github.com/canvass/canvass/modules/accounts"
 	"github.com/canvass/canvass/modules/social"
 	"github.com/gofiber/fiber/v3"
@@ -456,5 +457,37 @@ func TestCompletingAnOnboardingTwiceAtOnceMakesOneMember(t *testing.T) {
 		assert.Equal(t, int64(2), e.count(t, "SELECT COUNT(*) FROM participations p JOIN participants pp ON pp.id = p.participant_id JOIN account_holders ah ON ah.id = pp.account_holder_id WHERE ah.email = ? AND p.status = 'completed'", newcomer.Email))
 		assert.Equal(t, int64(1), e.count(t, "SELECT COUNT(*) FROM ledger_entries le JOIN participants pp ON pp.id = le.participant_id JOIN account_holders ah ON ah.id = pp.account_holder_id WHERE ah.email = ?", newcomer.Email),
 			"the final campaign's reward is paid once")
+	})
+}
+
+// TestAnOnboardingStepStaysWithinItsRoundTripBudget holds onboarding's requests, once warm, to
+// the database round trips they need today (as TestEveryHotRouteStaysWithinItsRoundTripBudget
+// does for the hot routes): lowering one is progress, exceeding one fails.
+func TestAnOnboardingStepStaysWithinItsRoundTripBudget(t *testing.T) {
+	eachDialect(t, func(t *testing.T, e *env) {
+		lp := e.withLocalSignIn(t)
+		c := e.client("northwind.localhost")
+		c.follow(c.onboardingVia(t, lp, social.Google, newcomer.Subject))
+		api := "/panel/" + e.panelID(t, "northwind") + "/onboarding/campaigns/" + nwHousehold
+		answers := []string{`"one"`, `"two"`}
+		for _, step := range []struct {
+			name   string
+			send   func(i int) *response
+			budget int64
+		}{
+			{"onboarding survey page", func(int) *response { return c.get("/onboarding/campaigns/" + nwHousehold) }, 2},
+			{"onboarding go", func(int) *response { return c.get(api + "/go") }, 2},
+			{"onboarding answer", func(i int) *response {
+				return c.postJSON(api+"/household_size", `{"data":{"answer":`+answers[i]+`}}`)
+			}, 3},
+		} {
+			require.Equal(t, http.StatusOK, step.send(0).StatusCode, step.name) // warms the caches
+			before := migrations.RoundTrips(e.db)
+			res := step.send(1)
+			n := migrations.RoundTrips(e.db) - before
+			require.Equal(t, http.StatusOK, res.StatusCode, step.name)
+			t.Logf("%-24s %d round trips (budget %d)", step.name, n, step.budget)
+			assert.LessOrEqual(t, n, step.budget, "%s made %d database round trips; its budget is %d", step.name, n, step.budget)
+		}
 	})
 }

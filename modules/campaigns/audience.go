@@ -217,9 +217,11 @@ func (a *Audience) Visible(ctx context.Context, panel *web.Panel, p Person, q Li
 	if err != nil {
 		return nil, err
 	}
-	standings, err := a.standing.Standings(a.store.db.WithContext(ctx), p.ID)
-	if err != nil {
-		return nil, fmt.Errorf("standings of %s: %w", p.ID, err)
+	var standings map[string]Standing // a visitor (onboarding) has none: no query
+	if p.ID != "" {
+		if standings, err = a.standing.Standings(a.store.db.WithContext(ctx), p.ID); err != nil {
+			return nil, fmt.Errorf("standings of %s: %w", p.ID, err)
+		}
 	}
 	skip := make(map[string]bool, len(q.Skip)) // a client's skip list may name every card it has
 	for _, id := range q.Skip {

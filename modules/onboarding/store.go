@@ -61,7 +61,9 @@ func (s *store) ofMember(ctx context.Context, panelID, participantID string, now
 // save writes the state if nobody else did since it was read (its version), and moves its
 // expiry on: an onboarding in use does not expire.
 func (s *store) save(ctx context.Context, st *State, now, expires time.Time) error {
-	res := s.db.WithContext(ctx).Model(&State{}).Where("id = ? AND version = ?", st.ID, st.Version).Updates(map[string]any{
+	// One statement is atomic by itself: GORM's default transaction would only add a BEGIN and
+	// a COMMIT round trip to every answer.
+	res := s.db.WithContext(ctx).Session(&gorm.Session{SkipDefaultTransaction: true}).Model(&State{}).Where("id = ? AND version = ?", st.ID, st.Version).Updates(map[string]any{
 		"participant_id": st.ParticipantID, "redirect": st.Redirect, "completed_campaigns": jsonText(st.CompletedCampaigns),
 		"answers": jsonText(st.Answers), "email": st.Email, "completed_at": st.CompletedAt, "version": st.Version + 1,
 		"updated_at": now, "expires_at": expires,
