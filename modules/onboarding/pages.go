@@ -82,6 +82,7 @@ func (m *Module) finish(c fiber.Ctx, st *State, email string) error {
 		return m.to(c, "/onboarding")
 	}
 	props := view.CompleteProps{Email: email, Errors: e.FieldErrors(m.kit.Tr(c))}
+	arriving := e.Code() == "email_required" && c.Method() == fiber.MethodGet // nothing refused yet
 	if w, werr := m.accounts.WaitingIdentity(c, st.Provider, st.UserID); werr == nil {
 		props.Provider = accounts.ProviderLabel(w.Provider)
 		if props.Email == "" {
@@ -91,7 +92,11 @@ func (m *Module) finish(c fiber.Ctx, st *State, email string) error {
 			props.EmailTaken = w.LinkEmail
 		}
 	}
-	if len(props.Errors) == 0 && props.EmailTaken == "" {
+	switch {
+	case arriving:
+		props.Errors = nil
+		return m.kit.Render(c, fiber.StatusOK, view.Complete(props))
+	case len(props.Errors) == 0 && props.EmailTaken == "":
 		props.FormError = e.ToAPI(m.kit.Tr(c)).Message
 	}
 	return m.kit.Render(c, e.Status, view.Complete(props))
