@@ -65,6 +65,11 @@ func (s *SMTPSender) Send(ctx context.Context, m Message) error {
 	if m.Lang != "" {
 		msg.SetGenHeader(gomail.HeaderContentLang, m.Lang)
 	}
+	// validate allowed printable ASCII only: written as given, never RFC 2047-encoded, which
+	// would break a URL in List-Unsubscribe.
+	for _, h := range m.Headers {
+		msg.SetGenHeaderPreformatted(gomail.Header(h.Name), h.Value)
+	}
 	msg.SetBodyString(gomail.TypeTextPlain, m.Text)
 	if m.HTML != "" {
 		msg.AddAlternativeString(gomail.TypeTextHTML, m.HTML)
