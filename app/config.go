@@ -5,7 +5,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net/mail"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -33,6 +35,11 @@ type Config struct {
 	// PanelCacheTTL is how long each process keeps a panel (theme, domains, languages) before
 	// reading it again: the bound on how long another process's change takes to show.
 	PanelCacheTTL time.Duration
+	// UploadsDir is where members' uploads (profile pictures) are kept on the local disk.
+	UploadsDir string
+	// UnsubscribeMailto, when set, is a mailbox bulk mails' List-Unsubscribe names beside the
+	// one-click https address (unsubscribe@panel.example); its mail is the operator's to act on.
+	UnsubscribeMailto string
 }
 
 func LoadConfig(getenv func(string) string) (Config, error) {
@@ -53,6 +60,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		BaseURL:     strings.TrimRight(get("CANVASS_BASE_URL", ""), "/"),
 		SMSURL:      get("CANVASS_SMS_URL", ""),
 		PprofAddr:   get("CANVASS_PPROF_ADDR", ""),
+		UploadsDir:  get("CANVASS_UPLOADS_DIR", filepath.Join("data", "uploads")),
+		// A mailbox name, not a display address: it goes into a header as mailto:ADDRESS.
+		UnsubscribeMailto: get("CANVASS_UNSUBSCRIBE_MAILTO", ""),
 	}
 	ttl, err := time.ParseDuration(get("CANVASS_PANEL_CACHE_TTL", tenancy.DefaultCacheTTL.String()))
 	if err != nil || ttl <= 0 {
@@ -78,6 +88,14 @@ func (c Config) Validate() error {
 	if !strings.HasPrefix(c.DatabaseURL, "sqlite://") && !strings.HasPrefix(c.DatabaseURL, "postgres://") && !strings.HasPrefix(c.DatabaseURL, "postgresql://") {
 		errs = append(errs, fmt.Errorf("CANVASS_DATABASE_URL must start with sqlite:// or postgres://, not %q", c.DatabaseURL))
 	}
+	if strings.TrimSpace(c.UploadsDir) == "" {
+		errs = append(errs, errors.New("CANVASS_UPLOADS_DIR must name a directory"))
+	}
+	if c.UnsubscribeMailto != "" {
+		if a, err := mail.ParseAddress(c.UnsubscribeMailto); err != nil || a.Address != c.UnsubscribeMailto || a.Name != "" || !asciiOnly(c.UnsubscribeMailto) {
+			errs = append(errs, fmt.Errorf("CANVASS_UNSUBSCRIBE_MAILTO must be a plain ASCII email address such as unsubscribe@panel.example, not %q", c.UnsubscribeMailto))
+		}
+	}
 	if c.Secret == "" {
 		errs = append(errs, errors.New("CANVASS_SECRET is required in production (at least 32 characters)"))
 	} else if len(c.Secret) < 32 {
@@ -87,6 +105,16 @@ func (c Config) Validate() error {
 }
 
 func (c Config) Production() bool { return c.Env == "production" }
+
+// asciiOnly: a mail header carries the value as it is (mailer.Header).
+func asciiOnly(s string) bool {
+	for _, r := range s {
+		if r < 33 || r > 126 {
+			return false
+		}
+	}
+	return true
+}
 
 // osConfig reads the process environment.
 func osConfig() (Config, error) { return LoadConfig(os.Getenv) }

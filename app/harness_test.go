@@ -61,6 +61,9 @@ func newEnv(t testing.TB, d migrations.Dialect) *env {
 
 func newEnvWith(t testing.TB, d migrations.Dialect, cfg Config) *env {
 	t.Helper()
+	if cfg.UploadsDir == testConfig("development").UploadsDir {
+		cfg.UploadsDir = t.TempDir() // a test's pictures never land in the source tree
+	}
 	db := dbtest.Open(t, d)
 	smtp := mailertest.Start(t)
 	sender, err := mailer.New(mailer.Config{URL: smtp.URL(), From: "no-reply@canvass.test"}, nil)

@@ -97,6 +97,7 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	accountsDeps := accounts.Deps{
 		DB: db, Kit: kit, Limiter: limiter, Mail: mail, Log: log, BaseURL: cfg.BaseURL,
 		Social: social.New(nil), Captcha: captcha.New(nil), SignInCacheTTL: cmp.Or(cfg.PanelCacheTTL, tenancy.DefaultCacheTTL),
+		Storage: accounts.DiskStorage{Dir: cfg.UploadsDir}, UnsubscribeMailto: cfg.UnsubscribeMailto,
 	}
 	if cfg.Demo && !cfg.Production() {
 		if a.dev, err = newDevProviders(cfg.Addr); err != nil {
@@ -130,6 +131,12 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 		return nil, err
 	}
 	a.Mobile = mobile.New(mobile.Deps{DB: db, Kit: kit, Log: log, Guard: a.Accounts, Limiter: limiter, Sender: sms})
+	// The settings calls: postcodes for the address, the ledger for closing and moving, the
+	// panels a member may move to; and every module's personal data erased on closing.
+	a.Accounts.SetMemberSettings(accounts.MemberSettings{
+		Postcodes: accountsPostcodes{a.Postcodes}, Ledger: accountsLedger{a.Wallet}, Panels: accountsPanels{a.Tenancy},
+	})
+	a.Accounts.OnClose(a.Mobile.Erase)
 	a.Redemptions = redemptions.New(redemptions.Deps{
 		DB: db, Kit: kit, Log: log, Guard: a.Accounts, Ledger: a.Wallet, EligibleToRedeem: a.Mobile.EligibleToRedeem,
 		PanelByID: panelByID(db, a.Tenancy), PayoutKey: kit.Secret(redemptionsPayoutKeyPurpose),
@@ -253,4 +260,8 @@ var (
 	_ onboarding.Audience        = (*campaigns.Audience)(nil)
 	_ onboarding.Surveys         = (*surveys.Module)(nil)
 	_ accounts.Onboarding        = (*onboarding.Module)(nil)
+	_ accounts.Postcodes         = accountsPostcodes{}
+	_ accounts.Ledger            = accountsLedger{}
+	_ accounts.Panels            = accountsPanels{}
+	_ accounts.Eraser            = (*mobile.Module)(nil).Erase
 )

@@ -60,6 +60,8 @@ type Language struct {
 type Member struct {
 	Email    string
 	Username string
+	// PictureURL is the member's shown profile picture, "" when they have none.
+	PictureURL string
 }
 
 // Flash is a server message shown as a toast when the page loads.

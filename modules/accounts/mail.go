@@ -24,6 +24,16 @@ func (m *Mails) ValidateEmail(ctx context.Context, panel *web.Panel, ah *Account
 	return m.send(ctx, panel, ah, lang, "mail.validate", link)
 }
 
+// CloseLink mails a member without a password the link that closes their account.
+func (m *Mails) CloseLink(ctx context.Context, panel *web.Panel, ah *AccountHolder, lang, link string) error {
+	return m.send(ctx, panel, ah, lang, "mail.close_link", link)
+}
+
+// AccountClosed confirms a closing to the address the account had; its button joins again.
+func (m *Mails) AccountClosed(ctx context.Context, panel *web.Panel, ah *AccountHolder, lang, joinLink string) error {
+	return m.send(ctx, panel, ah, lang, "mail.closed", joinLink)
+}
+
 // send renders mail "<prefix>.subject/.body/.button" with the shared greeting and footer.
 func (m *Mails) send(ctx context.Context, panel *web.Panel, ah *AccountHolder, lang, prefix, link string) error {
 	app := panel.WebAppName

@@ -78,6 +78,8 @@ const (
 	// PurposeWidgetHandoff is a widget's hand-off code: a member signed in inside another
 	// site's frame opens the panel itself (widgets.go).
 	PurposeWidgetHandoff = "widget_handoff"
+	// PurposeCloseAccount is the mailed link a member without a password closes their account with.
+	PurposeCloseAccount = "close_account"
 )
 
 // Models lists the module's tables for the schema check.
@@ -85,5 +87,6 @@ func Models() []any {
 	return []any{
 		&AccountHolder{}, &Participant{}, &Session{}, &AccountToken{},
 		&SignInProvider{}, &OAuthConnection{}, &SignInAttempt{}, &SignInPending{}, &CaptchaSetting{},
+		&PostalAddress{}, &Picture{}, &Subscription{}, &Closure{},
 	}
 }

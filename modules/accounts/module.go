@@ -36,6 +36,10 @@ type Deps struct {
 	// SignInCacheTTL bounds how long a panel's providers and captcha are kept per process
 	// (how long another process's `tenant apply` takes to show).
 	SignInCacheTTL time.Duration
+	// Storage keeps profile pictures (CANVASS_UPLOADS_DIR on the local disk by default).
+	Storage Storage
+	// UnsubscribeMailto, when set, is the mailbox bulk mails' List-Unsubscribe also names.
+	UnsubscribeMailto string
 }
 
 type Module struct {
@@ -65,11 +69,14 @@ func New(d Deps) *Module {
 		d.Captcha = captcha.New(nil)
 	}
 	svc := &Service{store: store, limiter: d.Limiter, mail: d.Mail, mails: &Mails{sender: d.Mail, locales: d.Kit.Locales}, log: d.Log, now: time.Now, social: d.Social}
+	svc.memberSettings = memberSettings{storage: d.Storage, unsubscribeKey: d.Kit.Secret(unsubscribePurpose), unsubscribeMailto: d.UnsubscribeMailto}
 	m := &Module{
 		kit: d.Kit, svc: svc, baseURL: d.BaseURL, sealer: sealer, captcha: d.Captcha, localCaptcha: d.LocalCaptcha,
 		signIn: signInCache{ttl: cmp.Or(d.SignInCacheTTL, time.Minute), byID: map[string]signInEntry{}},
 	}
 	d.Kit.AddNav(web.NavEntry{Href: "/settings", Icon: "settings", LabelID: "nav.settings", Order: 90})
+	m.JoinMember(pictureJoin()) // the top bar's picture comes with the session
+	d.Kit.OnPage(topBarPicture)
 	d.Kit.OnLanguageSwitch(func(c fiber.Ctx, code string) error {
 		return svc.SetLanguage(c.Context(), web.MemberOf(c), code)
 	})
@@ -122,6 +129,12 @@ func (m *Module) Routes(r fiber.Router) {
 	r.Get("/logout", m.logoutPage)
 	r.Get("/email-validation-done", m.emailValidatedPage)
 	r.Get("/validate-email/confirm", m.validateConfirm)
+	// A bulk mail's unsubscribe link (spec section 2: open to all; the hash is the proof), and
+	// the mailed link a member without a password closes their account with.
+	r.Get("/unsubscribe/:panelUuid/:accountHolderUuid/:hash", m.unsubscribePage)
+	r.Post("/unsubscribe/:panelUuid/:accountHolderUuid/:hash", m.unsubscribeSubmit)
+	r.Get("/close-account", m.closeLinkPage)
+	r.Post("/close-account", m.closeLinkSubmit)
 
 	// Private gate pages (exempt from the gates they are).
 	for _, path := range []string{"/accept-terms-and-conditions", "/terms"} {
@@ -134,6 +147,19 @@ func (m *Module) Routes(r fiber.Router) {
 	r.Post("/settings/password/mail", private, m.settingsPasswordMail)
 	r.Get("/settings/connections/:provider", private, m.connectStart)
 	r.Post("/settings/connections/:provider/disconnect", private, m.disconnectSubmit)
+	// The rest of the member's settings (sections of the settings page).
+	r.Post("/settings/username", private, m.settingsUsername)
+	r.Post("/settings/address", private, m.settingsAddress)
+	r.Post("/settings/address/lookup", private, m.settingsAddressLookup)
+	r.Post("/settings/pictures", private, m.settingsUploadPicture)
+	r.Post("/settings/pictures/:key/select", private, m.settingsSelectPicture)
+	r.Post("/settings/pictures/:key/delete", private, m.settingsDeletePicture)
+	r.Post("/settings/subscriptions", private, m.settingsSubscriptions)
+	r.Post("/settings/change-instance", private, m.settingsChangeInstance)
+	r.Post("/settings/close-account", private, m.settingsCloseAccount)
+	r.Post("/settings/close-account/mail", private, m.settingsCloseLink)
+	// A member's own pictures (their owner only; cached for good: the name is the content's hash).
+	r.Get(PicturePath+":key", m.servePicture)
 	r.Get("/validate-email", private, m.validatePage)
 	r.Post("/validate-email", private, m.validateResend)
 
@@ -150,10 +176,28 @@ func (m *Module) Routes(r fiber.Router) {
 	r.Get("/ah/api/v1/user/:id/recaptcha-required", m.apiRecaptchaRequired)
 	r.Get("/ah/api/v1/request-validation-email", api, m.apiRequestValidationEmail)
 	r.Post("/ah/api/v1/change-password", api, m.apiChangePassword)
+	r.Post("/ah/api/v1/change-username", api, m.apiChangeUsername)
+	r.Get("/ah/api/v1/profile/postal-address", api, m.apiPostalAddress)
+	r.Post("/ah/api/v1/profile/postal-address", api, m.apiSavePostalAddress)
+	r.Post("/ah/api/v1/user/profile/location", api, m.apiSaveLocation)
+	r.Post("/ah/api/v1/user/profile/metadata", api, m.apiSaveMetadata)
+	r.Post("/ah/api/v1/user/profile/pic", api, m.apiUploadPicture)
+	r.Post("/ah/api/v1/user/profile/pic/:key", api, m.apiSelectPicture)
+	r.Delete("/ah/api/v1/user/profile/pic/:key", api, m.apiDeletePicture)
+	r.Get("/ah/api/v1/subscriptions", api, m.apiSubscriptions)
+	r.Post("/ah/api/v1/subscriptions", api, m.apiSaveSubscriptions)
+	r.Get("/ah/api/v1/can-change-instance", api, m.apiCanChangeInstance)
+	r.Post("/ah/api/v1/change-instance", api, m.apiChangeInstance)
+	r.Post("/ah/api/v1/close-account", api, m.apiCloseAccount)
+	// Unsubscribing without signing in: the hash travels as ?hash= (the link's third part).
+	r.Get("/ah/api/v1/public/unsubscribe/panel/:panel/ah/:id", m.apiUnsubscribeState)
+	r.Post("/ah/api/v1/public/unsubscribe/panel/:panel/ah/:id", m.apiUnsubscribe)
 	r.Post(handoffAPI, api, m.apiWidgetHandoff)
 	// Without a member token these answer the spec's "No token detected".
 	r.Post("/ah/api/v1/oauth/:provider/id-token/connect", m.apiConnect)
 	r.Post("/ah/api/v1/oauth/disconnect", m.apiDisconnect)
 	// Panel-instance API.
 	r.Get("/api/v3/user/profile", api, m.apiProfile)
+	r.Get("/api/:version<regex(v[12])>/:instanceCode/subscriptions", web.InstanceGuard, api, m.apiSubscriptions)
+	r.Post("/api/:version<regex(v[12])>/:instanceCode/subscriptions", web.InstanceGuard, api, m.apiSaveSubscriptions)
 }

@@ -3,10 +3,12 @@ package accounts
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 
 	"github.com/canvass/canvass/modules/web"
 	"github.com/gofiber/fiber/v3"
+	"gorm.io/gorm"
 )
 
 // UserProfile is the spec's user profile.
@@ -62,12 +64,16 @@ func (s *Service) Profile(ctx context.Context, panel *web.Panel, m *web.Member, 
 	if conns == nil {
 		conns = []string{}
 	}
+	pics, err := s.profilePics(ctx, p.ID)
+	if err != nil {
+		return nil, err
+	}
 	return &UserProfile{
 		PPToken: m.Token, PPUUID: p.ID, GUID: ah.ID, InstanceURL: origin, InstanceCode: panel.InstanceCode,
 		InstanceKey: panel.InstanceKey, PanelKey: panel.Key, LanguageCode: ah.LanguageCode,
 		AcceptedTermsConditions: ah.AcceptedTermsAt != nil, EmailValidated: ah.EmailValidatedAt != nil,
 		PlatformName: panel.Name, IsEligibleToRefer: p.IsEligibleToRefer, Metadata: md,
-		ProfilePics: []ProfilePic{}, TrackingIDs: map[string]string{}, OAuthConnections: conns,
+		ProfilePics: pics, TrackingIDs: map[string]string{}, OAuthConnections: conns,
 		Email: ah.Email, Username: ah.Username, FirstName: ah.FirstName, LastName: ah.LastName,
 		HasPassword: ah.PasswordHash != "",
 	}, nil
@@ -116,6 +122,17 @@ func (s *Service) SaveProfile(ctx context.Context, panel *web.Panel, m *web.Memb
 			verr = appendInvalid(verr, field, "error.language_not_offered")
 			continue
 		}
+		if field == "username" && v != "" {
+			// The username rule of change-username holds here too; "" clears it.
+			if e := checkUsername(field, v); e != nil {
+				if verr == nil {
+					verr = e
+				} else {
+					verr.Details = append(verr.Details, e.Details...)
+				}
+				continue
+			}
+		}
 		if e := checkText(nil, field, v, max); e != nil {
 			if verr == nil {
 				verr = e
@@ -132,7 +149,11 @@ func (s *Service) SaveProfile(ctx context.Context, panel *web.Panel, m *web.Memb
 	if len(changes) == 0 {
 		return ErrBlankUpdate
 	}
-	return s.store.UpdateHolder(ctx, ah.ID, changes)
+	err = s.store.UpdateHolder(ctx, ah.ID, changes)
+	if errors.Is(err, gorm.ErrDuplicatedKey) {
+		return errUsernameTaken("username") // the one unique column a profile save writes
+	}
+	return err
 }
 
 func appendInvalid(e *web.Error, field, id string) *web.Error {

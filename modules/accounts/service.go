@@ -54,6 +54,8 @@ type Service struct {
 	social  *social.Client
 	// onboarding, when plugged in, takes new identities of panels with onboarding campaigns.
 	onboarding Onboarding
+	// memberSettings are what the settings calls need (member_settings.go).
+	memberSettings
 }
 
 // RegisterInput is the sign-up payload.
@@ -391,6 +393,8 @@ func (s *Service) liveToken(ctx context.Context, panel *web.Panel, purpose, toke
 		invalid = web.Fail(fiber.StatusBadRequest, "error.validation_link_invalid", nil).WithCode("token_invalid")
 	case PurposeWidgetHandoff:
 		invalid = web.Fail(fiber.StatusBadRequest, "error.handoff_invalid", nil).WithCode("token_invalid")
+	case PurposeCloseAccount:
+		invalid = web.Fail(fiber.StatusBadRequest, "error.close_link_invalid", nil).WithCode("token_invalid")
 	}
 	if token == "" || len(token) > 100 {
 		return nil, nil, invalid

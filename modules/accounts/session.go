@@ -86,7 +86,7 @@ func (m *Module) JoinMember(j web.MemberJoin) {
 // tokenQueryIsPayload: on these pages ?token= is a mailed single-use token, not a pp-token.
 func tokenQueryIsPayload(c fiber.Ctx) bool {
 	p := c.Path()
-	return p == "/reset-password" || p == "/validate-email/confirm"
+	return p == "/reset-password" || p == "/validate-email/confirm" || p == "/close-account"
 }
 
 func (m *Module) setTokenCookie(c fiber.Ctx, token string) {

@@ -10,25 +10,99 @@ import (
 	"github.com/gofiber/fiber/v3"
 )
 
+// The settings page's sections, each with its own form; a refused form comes back with its
+// errors in its section (settingsFailed).
+const (
+	sectionProfile = iota
+	sectionUsername
+	sectionPassword
+	sectionAddress
+	sectionPictures
+	sectionInstance
+	sectionClose
+)
+
 func (m *Module) settingsProps(c fiber.Ctx) (views.SettingsProps, error) {
-	profile, err := m.svc.Profile(c.Context(), web.PanelOf(c), web.MemberOf(c), c.BaseURL())
+	ctx, panel, member := c.Context(), web.PanelOf(c), web.MemberOf(c)
+	profile, err := m.svc.Profile(ctx, panel, member, c.BaseURL())
 	if err != nil {
 		return views.SettingsProps{}, err
 	}
 	props := views.SettingsProps{
 		Email: profile.Email,
 		Profile: views.FormProps{Values: map[string]string{
-			"firstName": profile.FirstName, "lastName": profile.LastName, "username": profile.Username, "languageCode": profile.LanguageCode,
+			"firstName": profile.FirstName, "lastName": profile.LastName, "languageCode": profile.LanguageCode,
 		}},
+		Username:        views.FormProps{Values: map[string]string{"username": profile.Username}},
+		UsernameCurrent: profile.Username,
+		MaxPictureMB:    MaxPictureBytes >> 20,
+		MaxPictures:     maxPictures,
 	}
-	for _, l := range web.PanelOf(c).Languages {
+	for _, l := range panel.Languages {
 		props.Languages = append(props.Languages, views.Option{Value: l.Code, Label: l.Name})
 	}
 	props.HasPassword = profile.HasPassword
 	if props.Connections, err = m.connectionsOf(c, profile.OAuthConnections, profile.HasPassword); err != nil {
 		return views.SettingsProps{}, err
 	}
+	addr, err := m.svc.PostalAddress(ctx, member.ParticipantID)
+	if err != nil {
+		return views.SettingsProps{}, err
+	}
+	props.Address.Values = map[string]string{}
+	if addr != nil {
+		props.Address.Values = AddressInput{Line1: addr.Line1, Line2: addr.Line2, City: addr.City, Region: addr.Region, Postcode: addr.Postcode, Country: addr.Country}.values()
+	}
+	props.HasPostcodes = m.svc.hasPostcodes(ctx, panel)
+	for _, p := range profile.ProfilePics {
+		props.Pictures = append(props.Pictures, views.PictureItem{Key: p.Key, URL: p.URL, Main: len(props.Pictures) == 0})
+	}
+	sub, err := m.svc.Subscriptions(ctx, member.ParticipantID)
+	if err != nil {
+		return views.SettingsProps{}, err
+	}
+	for _, k := range MailKinds {
+		props.Subscriptions = append(props.Subscriptions, views.SubscriptionItem{Name: string(k), On: sub.receives(k)})
+	}
+	targets, balance, err := m.svc.InstanceTargets(ctx, panel, member.ParticipantID)
+	if err != nil {
+		return views.SettingsProps{}, err
+	}
+	for _, t := range targets {
+		props.Targets = append(props.Targets, views.InstanceTarget{
+			Key: t.Panel.Key, Name: t.Panel.Name, Currency: t.Panel.CurrencyCode, BalanceMoves: t.BalanceMoves, Allowed: t.Allowed,
+		})
+	}
+	props.Balance = web.FormatMoney(balance, panel.CurrencyCode, web.LocaleOf(c))
+	props.HasBalance = balance > 0
 	return props, nil
+}
+
+// renderSettings shows the page; an htmx request (the address lookup) gets the same page, of
+// which it swaps in its own section.
+func (m *Module) renderSettings(c fiber.Ctx, status int, props views.SettingsProps) error {
+	web.UseHTMX(c)
+	return m.kit.Render(c, status, views.Settings(props))
+}
+
+// settingsFailed shows the page again with a refused form's values and errors in its section;
+// an error that is not the member's to fix goes to the error handler.
+func (m *Module) settingsFailed(c fiber.Ctx, err error, section int, values map[string]string) error {
+	props, perr := m.settingsProps(c)
+	if perr != nil {
+		return perr
+	}
+	form := map[int]*views.FormProps{
+		sectionProfile: &props.Profile, sectionUsername: &props.Username, sectionPassword: &props.Password,
+		sectionAddress: &props.Address, sectionPictures: &props.PicturesForm, sectionInstance: &props.Instance, sectionClose: &props.Close,
+	}[section]
+	if values != nil {
+		form.Values = values
+	}
+	if ferr := m.formFailure(c, err, form); ferr != nil {
+		return ferr
+	}
+	return m.renderSettings(c, c.Response().StatusCode(), props)
 }
 
 // connectionsOf lists the panel's providers with the member's connections; a connection may
@@ -70,13 +144,14 @@ func (m *Module) settingsPage(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return m.kit.Render(c, fiber.StatusOK, views.Settings(props))
+	return m.renderSettings(c, fiber.StatusOK, props)
 }
 
-// settingsSave saves the profile form through the same rules as POST user/profile.
+// settingsSave saves the profile form through the same rules as POST user/profile. The
+// username has its own form (change-username).
 func (m *Module) settingsSave(c fiber.Ctx) error {
 	fields := map[string]string{}
-	for _, name := range []string{"firstName", "lastName", "username", "languageCode"} {
+	for _, name := range []string{"firstName", "lastName", "languageCode"} {
 		fields[name] = c.FormValue(name)
 	}
 	body, _ := json.Marshal(fields)
@@ -92,15 +167,7 @@ func (m *Module) settingsSave(c fiber.Ctx) error {
 		m.kit.FlashNext(c, "info", "flash.nothing_changed")
 		return c.Redirect().Status(fiber.StatusSeeOther).To("/settings")
 	}
-	props, perr := m.settingsProps(c)
-	if perr != nil {
-		return perr
-	}
-	props.Profile.Values = fields
-	if ferr := m.formFailure(c, err, &props.Profile); ferr != nil {
-		return ferr
-	}
-	return m.kit.Render(c, c.Response().StatusCode(), views.Settings(props))
+	return m.settingsFailed(c, err, sectionProfile, fields)
 }
 
 // settingsPassword changes the password from the settings page.
@@ -110,14 +177,7 @@ func (m *Module) settingsPassword(c fiber.Ctx) error {
 		m.kit.FlashNext(c, "success", "flash.password_changed")
 		return c.Redirect().Status(fiber.StatusSeeOther).To("/settings")
 	}
-	props, perr := m.settingsProps(c)
-	if perr != nil {
-		return perr
-	}
-	if ferr := m.formFailure(c, err, &props.Password); ferr != nil {
-		return ferr
-	}
-	return m.kit.Render(c, c.Response().StatusCode(), views.Settings(props))
+	return m.settingsFailed(c, err, sectionPassword, map[string]string{})
 }
 
 // POST change-password {oldPassword, newPassword}

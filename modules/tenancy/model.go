@@ -46,6 +46,9 @@ type AppSettings struct {
 	// WidgetAfter is what the login and join widgets do once the member is in: "frame" (the
 	// default: stay signed in inside the frame) or "panel" (open the panel itself, signed in).
 	WidgetAfter string `json:"widget_after,omitempty" yaml:"widget_after"`
+	// ChangeInstanceTo are the keys of the panels of the same instance this panel's members may
+	// move to (change-instance); a key of another instance's panel is never offered.
+	ChangeInstanceTo []string `json:"change_instance_to,omitempty" yaml:"change_instance_to"`
 }
 
 // AppTheme is the spec's app_theme: field name (color_primary, logo_url, ...) to value.

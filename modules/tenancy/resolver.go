@@ -104,6 +104,7 @@ func toWeb(l *loaded) *web.Panel {
 		CTAColor:         theme.Value("--color-cta"),
 		CTAText:          theme.Value("--color-cta-contrast"),
 	}
+	p.ChangeInstanceTo = append(p.ChangeInstanceTo, l.Panel.AppSettings.ChangeInstanceTo...)
 	for _, o := range l.Panel.AppSettings.EmbedOrigins {
 		if web.ValidOrigin(o) {
 			p.EmbedOrigins = append(p.EmbedOrigins, o)

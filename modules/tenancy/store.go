@@ -142,6 +142,11 @@ func (p *PanelSpec) Validate(supported func(string) bool) error {
 	default:
 		bad("app_settings.widget_after: %q is not frame or panel", p.AppSettings.WidgetAfter)
 	}
+	for i, k := range p.AppSettings.ChangeInstanceTo {
+		if !keyRE.MatchString(k) || k == p.Key {
+			bad("app_settings.change_instance_to[%d]: %q is not the key of another panel", i, k)
+		}
+	}
 	for _, prob := range p.AppTheme.Problems() {
 		bad("app_theme: %s", prob)
 	}

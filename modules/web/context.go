@@ -40,6 +40,9 @@ type Panel struct {
 	// WidgetAfter is what the login and join widgets do once the member is in: WidgetAfterFrame
 	// (stay in the frame) or WidgetAfterPanel (open the panel itself).
 	WidgetAfter string
+	// ChangeInstanceTo are the keys of the panels of the same instance its members may move to
+	// (app_settings.change_instance_to; spec: can-change-instance, change-instance).
+	ChangeInstanceTo []string
 }
 
 // The panel's choices for app_settings.widget_after; "" is WidgetAfterFrame.
