@@ -107,7 +107,10 @@ func LoadDemo(ctx context.Context, app *App) error {
 	if _, err := app.Mobile.Service().SetVerified(ctx, panel, pid, DemoMobile, time.Now().AddDate(0, 0, -30)); err != nil {
 		return fmt.Errorf("demo member's mobile: %w", err)
 	}
-	return loadDemoRedemptions(ctx, app, panel, pid)
+	if err := loadDemoRedemptions(ctx, app, panel, pid); err != nil {
+		return err
+	}
+	return loadDemoReferrals(ctx, app)
 }
 
 // applyDemoSignIn points both demo panels' Google, Facebook and X sign-in at the local
@@ -191,12 +194,21 @@ func applyTenantFiles(ctx context.Context, app *App, files []string, log *slog.L
 			errs = append(errs, fmt.Errorf("%s: %w", name, err))
 			continue
 		}
+		var refs tenantReferrals
+		if err := refs.read(data, spec); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", name, err))
+			continue
+		}
 		id, err := app.Tenancy.Apply(ctx, spec)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", name, err))
 			continue
 		}
 		if err := app.Accounts.ApplySignIn(ctx, id, signIn.SignIn, signIn.Captcha); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", name, err))
+			continue
+		}
+		if err := app.Referrals.ApplySettings(ctx, id, spec.CurrencyCode, refs.Referrals); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", name, err))
 			continue
 		}

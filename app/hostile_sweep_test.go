@@ -93,7 +93,7 @@ var sweepFields = map[string][]string{
 	"POST /feed/:id/hide":                                                     {"return"},
 	"POST /feed/:id/report":                                                   {"reasonCode", "reasonText", "return"},
 	"POST /forgot-password":                                                   {"email"},
-	"POST /join":                                                              {"email", "password", "firstName", "redirect"},
+	"POST /join":                                                              {"email", "password", "firstName", "redirect", "affiliate"},
 	"POST /join/invite/:inviteId":                                             {"email", "password", "firstName"},
 	"GET /login":                                                              {"redirect"},
 	"POST /login":                                                             {"email", "password", "redirect"},
@@ -134,6 +134,13 @@ var sweepFields = map[string][]string{
 	"POST /widgets/join":                                                      {"email", "password", "firstName", "parentFrameUrl"},
 	"POST /widgets/logout":                                                    {"kind", "parentFrameUrl"},
 	"GET /widgets/continue":                                                   {"code"},
+	"GET /join":                                                               {"redirect", "affiliate"},
+	"POST /referrals":                                                         {"email", "message"},
+	"POST /referrals/:id/resend":                                              {"return"},
+	"POST /blades/:id/dismiss":                                                {"return"},
+	"POST /blades/:id/thank":                                                  {"return"},
+	"POST /ah/api/v1/referrals/send":                                          {"email", "message"},
+	"GET /ah/api/v1/referrals/archived-invites":                               {"orderBy"},
 }
 
 // genericFields are swept on every route besides its own.
@@ -236,7 +243,7 @@ func newSweep(t *testing.T, e *env) *sweep {
 	s.good = map[string]string{
 		":version": "v1", ":instanceCode": "demo", ":campaignUuid": poll, ":qid": "morning_drink", ":x": poll,
 		":level": "error", ":ns": "common", ":lng": "en", ":year": "2026", ":month": "11", ":inviteId": poll,
-		":lang": parts[3], ":exp": parts[4], ":sig": parts[5], "*": "",
+		":lang": parts[3], ":exp": parts[4], ":sig": parts[5], "*": "", ":code": "ACME-CASHBACK",
 	}
 	s.good[":id:transactions"] = tx.Transactions[0].TransactionUUID
 	s.good[":id:redemptions"] = options[0].ID

@@ -26,6 +26,9 @@
 //	canvass competitions draw ID --reason TEXT [--operator NAME] [--early]
 //	                                      draw the winners once and credit their prizes
 //	canvass competitions verify ID        check a draw again from its seed and entrants
+//	canvass affiliates create --panel KEY --code CODE --partner NAME [--bonus 2.00]
+//	                                      a partner's code: members it brings get the bonus once
+//	canvass affiliates list --panel KEY   a panel's partner codes with the members each brought
 package main
 
 import (
@@ -109,6 +112,14 @@ func run(ctx context.Context, args []string, log *slog.Logger) error {
 		}
 		competitionsCmd = cc
 	}
+	var affiliatesCmd *affiliatesCommand
+	if cmd == "affiliates" {
+		ac, err := prepareAffiliatesCommand(args)
+		if err != nil {
+			return err
+		}
+		affiliatesCmd = ac
+	}
 	var ledger *ledgerCommand
 	if cmd == "ledger" {
 		lc, err := prepareLedgerCommand(args)
@@ -182,8 +193,14 @@ func run(ctx context.Context, args []string, log *slog.Logger) error {
 			return err
 		}
 		return competitionsCmd.run(ctx, app, os.Stdout)
+	case "affiliates":
+		app, err := NewApp(cfg, db, log, Options{})
+		if err != nil {
+			return err
+		}
+		return affiliatesCmd.run(ctx, app, os.Stdout)
 	default:
-		return fmt.Errorf("unknown command %q (serve, migrate, demo, tenant apply, campaigns validate, campaigns import, ledger adjust, ledger balance, ledger reconcile, postcodes import, redemptions options apply, redemptions list, redemptions show, redemptions approve, redemptions reject, redemptions mark-paid, competitions list, competitions show, competitions draw, competitions verify)", cmd)
+		return fmt.Errorf("unknown command %q (serve, migrate, demo, tenant apply, campaigns validate, campaigns import, ledger adjust, ledger balance, ledger reconcile, postcodes import, redemptions options apply, redemptions list, redemptions show, redemptions approve, redemptions reject, redemptions mark-paid, competitions list, competitions show, competitions draw, competitions verify, affiliates create, affiliates list)", cmd)
 	}
 }
 

@@ -201,6 +201,8 @@ var messageWrappers = []struct {
 	{"modules/mobile", "done", msgCallForm{args: 2, id: 1, data: -1, count: -1}},                                                // done(c, flash)
 	{"modules/redemptions", "done", msgCallForm{args: 2, id: 1, data: -1, count: -1}},                                           // done(c, flash)
 	{"modules/redemptions", "invalid", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                         // CheckBank's invalid(field, id, data)
+	{"modules/referrals", "refusal", msgCallForm{args: 4, id: 1, data: 3, count: -1}},                                           // refusal(status, id, code, data)
+	{"modules/referrals", "translate", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                         // Service.translate(lang, id, data)
 	{"modules/surveys", "badAnswer", msgCallForm{args: 2, id: 0, data: 1, count: -1}},                                           // badAnswer(id, data)
 	{"modules/wallet", "invalid", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                              // apiQuery's invalid(field, id, data)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/canvass/canvass/modules/postcodes"
 	"github.com/canvass/canvass/modules/ratelimit"
 	"github.com/canvass/canvass/modules/redemptions"
+	"github.com/canvass/canvass/modules/referrals"
 	"github.com/canvass/canvass/modules/surveys"
 	"github.com/canvass/canvass/modules/tenancy"
 	"github.com/canvass/canvass/modules/wallet"
@@ -25,6 +26,7 @@ func allModels() []any {
 	for _, models := range [][]any{
 		tenancy.Models(), accounts.Models(), ratelimit.Models(), campaigns.Models(), feed.Models(), surveys.Models(),
 		events.Models(), wallet.Models(), postcodes.Models(), mobile.Models(), redemptions.Models(), competitions.Models(),
+		referrals.Models(),
 	} {
 		out = append(out, models...)
 	}

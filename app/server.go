@@ -21,6 +21,7 @@ import (
 	"github.com/canvass/canvass/modules/postcodes"
 	"github.com/canvass/canvass/modules/ratelimit"
 	"github.com/canvass/canvass/modules/redemptions"
+	"github.com/canvass/canvass/modules/referrals"
 	"github.com/canvass/canvass/modules/social"
 	"github.com/canvass/canvass/modules/surveys"
 	"github.com/canvass/canvass/modules/tenancy"
@@ -54,6 +55,8 @@ type App struct {
 	Competitions *competitions.Module
 	// Onboarding lets visitors answer the onboarding campaigns before they become members.
 	Onboarding *onboarding.Module
+	// Referrals: members' invitations of friends and their rewards, partners' codes, the feed's cards.
+	Referrals *referrals.Module
 	// dev holds the local development sign-in and captcha providers (demo outside production).
 	dev *devProviders
 	// partner is the demo's partner site that frames the widgets (demo outside production).
@@ -114,7 +117,7 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	a.Campaigns = campaigns.New(campaigns.Deps{DB: db, Log: log, Standing: surveys.Standing{}})
 	a.Surveys = surveys.New(surveys.Deps{
 		DB: db, Kit: kit, Log: log, Guard: a.Accounts, Catalogue: a.Campaigns, Audience: a.Campaigns.Audience,
-		Pay: completionPayer{a.Wallet}, WelcomeDone: a.Accounts.Service().MarkWelcomeCompleted,
+		Pay: completionPayer{a.Wallet}, WelcomeDone: welcomeDone(a, log),
 	})
 	a.Feed = feed.New(feed.Deps{
 		DB: db, Kit: kit, Log: log, Guard: a.Accounts, Audience: a.Campaigns.Audience, Catalogue: a.Campaigns, Marks: a.Surveys,
@@ -147,6 +150,16 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	})
 	a.Surveys.SetCompetitionEntries(a.Competitions)
 	a.Feed.AddReports(transactionReports(a.Wallet))
+	a.Referrals = referrals.New(referrals.Deps{
+		DB: db, Kit: kit, Log: log, Guard: a.Accounts, Members: a.Accounts, Ledger: a.Wallet, Mail: mail, Limiter: limiter,
+		PanelOf: panelByID(db, a.Tenancy), BaseURL: cfg.BaseURL, Mobile: a.Mobile,
+		CacheTTL: cmp.Or(cfg.PanelCacheTTL, tenancy.DefaultCacheTTL),
+	})
+	a.Accounts.SetJoinHooks(a.Referrals.Service())
+	// The feed's cards come with the session: the referrals' rows and the member's mobile.
+	a.Accounts.JoinMember(a.Referrals.MemberJoin())
+	a.Accounts.JoinMember(a.Mobile.MemberJoin())
+	a.Feed.SetBlades(a.Referrals.FeedBlades)
 	a.Home = home.New(kit, a.Accounts, func(ctx context.Context) error {
 		sqlDB, err := db.DB()
 		if err != nil {
@@ -195,6 +208,7 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	f.Use(kit.Locale())
 	f.Use(kit.CSRF())
 	f.Use(kit.InputFields())
+	f.Use(a.Referrals.Eligibility())
 	a.Tenancy.Routes(f)
 	a.Accounts.Routes(f)
 	a.Feed.Routes(f)
@@ -206,6 +220,7 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	a.Redemptions.Routes(f)
 	a.Competitions.Routes(f)
 	a.Onboarding.Routes(f)
+	a.Referrals.Routes(f)
 	a.Home.SetFeed(a.Feed.Page)
 	a.Home.SetVisitorRoot(a.Onboarding.VisitorRoot)
 	a.Home.Routes(f)
@@ -243,6 +258,22 @@ func (p completionPayer) PayCompletion(tx *gorm.DB, pay surveys.Payment) error {
 	return err
 }
 
+// welcomeDone is the survey engine's welcome hook: accounts records the completion in the
+// profile, then referrals applies its panel's rules (eligibility, the friend's reward). The
+// member's completion stands if referrals fails: it is logged, and the referrer's page settles
+// a reward missed here (referrals.Service.Settle).
+func welcomeDone(a *App, log *slog.Logger) surveys.WelcomeDone {
+	return func(ctx context.Context, participantID string) error {
+		if err := a.Accounts.Service().MarkWelcomeCompleted(ctx, participantID); err != nil {
+			return err
+		}
+		if err := a.Referrals.Service().WelcomeCompleted(ctx, participantID); err != nil {
+			log.Error("referrals: welcome campaign completed", "participant", participantID, "err", err)
+		}
+		return nil
+	}
+}
+
 // Each module declares what it needs of the others; these hold the wiring to them.
 var (
 	_ campaigns.StandingJoin     = surveys.Standing{}
@@ -260,6 +291,10 @@ var (
 	_ onboarding.Audience        = (*campaigns.Audience)(nil)
 	_ onboarding.Surveys         = (*surveys.Module)(nil)
 	_ accounts.Onboarding        = (*onboarding.Module)(nil)
+	_ accounts.JoinHooks         = (*referrals.Service)(nil)
+	_ referrals.Members          = (*accounts.Module)(nil)
+	_ referrals.Ledger           = (*wallet.Module)(nil)
+	_ referrals.Mobile           = (*mobile.Module)(nil)
 	_ accounts.Postcodes         = accountsPostcodes{}
 	_ accounts.Ledger            = accountsLedger{}
 	_ accounts.Panels            = accountsPanels{}

@@ -10,7 +10,10 @@ import (
 )
 
 func client(c fiber.Ctx) Client {
-	return Client{IP: c.IP(), UserAgent: c.Get(fiber.HeaderUserAgent), AppName: web.AppName(c)}
+	return Client{
+		IP: c.IP(), UserAgent: c.Get(fiber.HeaderUserAgent), AppName: web.AppName(c),
+		Device: c.Cookies(DeviceCookie), Invite: c.Cookies(inviteCookie), Affiliate: c.Cookies(affiliateCookie),
+	}
 }
 
 // formFailure turns a service error into the form's inline errors, or returns it when it is
@@ -98,20 +101,24 @@ func (m *Module) signedIn(c fiber.Ctx, issued *Issued, redirect string) error {
 }
 
 func (m *Module) joinPage(c fiber.Ctx) error {
-	return m.renderJoin(c, fiber.StatusOK, views.FormProps{
-		Redirect: web.LocalPath(c, c.Query("redirect")), InviteID: c.Params("inviteId"),
-	})
+	props := views.FormProps{
+		Redirect: web.LocalPath(c, c.Query("redirect")), InviteID: c.Params("inviteId"), Affiliate: c.Query("affiliate"),
+	}
+	if err := m.joinExtras(c, &props); err != nil {
+		return err
+	}
+	return m.renderJoin(c, fiber.StatusOK, props)
 }
 
 func (m *Module) joinSubmit(c fiber.Ctx) error {
 	panel := web.PanelOf(c)
 	in := RegisterInput{
 		Email: c.FormValue("email"), Password: c.FormValue("password"), FirstName: c.FormValue("firstName"),
-		InviteID: c.Params("inviteId"),
+		InviteID: c.Params("inviteId"), Affiliate: c.FormValue("affiliate"),
 	}
 	props := views.FormProps{
 		Values:   map[string]string{"email": in.Email, "firstName": in.FirstName},
-		Redirect: web.LocalPath(c, c.FormValue("redirect")), InviteID: in.InviteID,
+		Redirect: web.LocalPath(c, c.FormValue("redirect")), InviteID: in.InviteID, Affiliate: in.Affiliate,
 	}
 	err := m.checkCaptcha(c, m.formCaptchaToken(c), "")
 	var issued *Issued
@@ -121,6 +128,9 @@ func (m *Module) joinSubmit(c fiber.Ctx) error {
 	if err != nil {
 		if ferr := m.formFailure(c, err, &props); ferr != nil {
 			return ferr
+		}
+		if xerr := m.joinExtras(c, &props); xerr != nil {
+			return xerr
 		}
 		return m.renderJoin(c, c.Response().StatusCode(), props)
 	}

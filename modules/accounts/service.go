@@ -56,6 +56,8 @@ type Service struct {
 	onboarding Onboarding
 	// memberSettings are what the settings calls need (member_settings.go).
 	memberSettings
+	// joinHooks, when plugged in, follows sign-ups through invitations and partner codes.
+	joinHooks JoinHooks
 }
 
 // RegisterInput is the sign-up payload.
@@ -68,6 +70,7 @@ type RegisterInput struct {
 	LanguageCode   string `json:"languageCode"`
 	AcceptTerms    bool   `json:"acceptedTermsConditions"`
 	InviteID       string `json:"inviteId"`
+	Affiliate      string `json:"affiliate"` // a partner's code (join_hooks.go)
 	ParentFrameURL string `json:"parentFrameUrl"`
 	CaptchaToken   string `json:"captchaToken"`
 }
@@ -79,6 +82,9 @@ type Client struct {
 	UserAgent      string
 	AppName        string
 	ParentFrameURL string
+	// Device, Invite and Affiliate are the browser's DeviceCookie and the invitation and
+	// partner code its join page was opened with (join_hooks.go), for the join hooks.
+	Device, Invite, Affiliate string
 }
 
 // Issued is a new session: the raw pp-token (shown once) and the member it signs in.
@@ -180,12 +186,16 @@ func (s *Service) Register(ctx context.Context, panel *web.Panel, in RegisterInp
 		md["inviteId"] = in.InviteID
 	}
 	p := &Participant{ID: uuid.NewString(), AccountHolderID: ah.ID, PanelID: panel.ID, Metadata: md, CreatedAt: now}
+	if err := s.checkJoin(ctx, panel, joinOf(ah, nil, client, in.InviteID, in.Affiliate)); err != nil {
+		return nil, err
+	}
 	if err := s.store.CreateMember(ctx, ah, p); err != nil {
 		if errors.Is(err, ErrEmailTaken) {
 			return nil, web.Invalid("email", "error.email_taken", nil).WithCode("email_already_used")
 		}
 		return nil, err
 	}
+	s.joined(ctx, panel, joinOf(ah, p, client, in.InviteID, in.Affiliate))
 	return s.issue(ctx, ah, p, client)
 }
 
@@ -307,7 +317,7 @@ func member(sess *Session, p *Participant, ah *AccountHolder) *web.Member {
 	return &web.Member{
 		ParticipantID: p.ID, AccountHolderID: ah.ID, SessionID: sess.ID, Email: ah.Email, Username: ah.Username,
 		LanguageCode: ah.LanguageCode, AcceptedTerms: ah.AcceptedTermsAt != nil, EmailValidated: ah.EmailValidatedAt != nil,
-		Status: ah.Status, Metadata: p.Metadata,
+		Status: ah.Status, Metadata: p.Metadata, IsEligibleToRefer: p.IsEligibleToRefer,
 	}
 }
 

@@ -221,12 +221,16 @@ func (s *Service) joinWith(ctx context.Context, panel *web.Panel, p *SignInPendi
 	}
 	part := &Participant{ID: uuid.NewString(), AccountHolderID: ah.ID, PanelID: panel.ID, Metadata: Metadata{"siteId": panel.Key}, CreatedAt: now}
 	conn := &OAuthConnection{PanelID: panel.ID, Provider: p.Provider, Subject: p.Subject, AccountHolderID: ah.ID, Email: p.Email, CreatedAt: now}
+	if err := s.checkJoin(ctx, panel, joinOf(ah, nil, client, "", "")); err != nil {
+		return nil, err
+	}
 	if err := s.store.CreateMemberWith(ctx, ah, part, conn); err != nil {
 		if errors.Is(err, ErrAlreadyLinked) {
 			return nil, web.Fail(fiber.StatusConflict, "error.oauth_already_linked", nil)
 		}
 		return nil, err
 	}
+	s.joined(ctx, panel, joinOf(ah, part, client, "", ""))
 	return s.issue(ctx, ah, part, client)
 }
 

@@ -62,6 +62,13 @@ func (m *Module) Page(c fiber.Ctx) error {
 	}
 	web.UseHTMX(c) // more cards, hide and report swap in place
 	props := view.FeedProps{Filter: result.Filter, Cards: cards, WelcomeFirst: result.WelcomeFirst, More: more}
+	if m.blades != nil {
+		// The cards are extras: the feed is shown without them rather than not at all.
+		if props.Blades, err = m.blades(c); err != nil {
+			m.log.Error("feed: blades", "request_id", c.RequestID(), "err", err)
+			props.Blades = nil
+		}
+	}
 	for _, f := range Filters {
 		props.Tabs = append(props.Tabs, view.Tab{Key: f, Label: m.kit.T(c, "feed.filter_"+f, nil), Href: feedHref(f, 1), Active: f == result.Filter})
 	}

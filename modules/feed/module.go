@@ -12,6 +12,7 @@ import (
 
 	"github.com/canvass/canvass/modules/campaigns"
 	"github.com/canvass/canvass/modules/web"
+	view "github.com/canvass/canvass/views/feed"
 	"github.com/gofiber/fiber/v3"
 	"gorm.io/gorm"
 )
@@ -64,7 +65,14 @@ type Module struct {
 	now       func() time.Time
 
 	reportSources []ReportSource
+	// blades are the cards another module puts above the feed (SetBlades).
+	blades func(c fiber.Ctx) ([]view.Blade, error)
 }
+
+// SetBlades sets where the feed page's dismissible cards come from (the referrals module).
+// It should read what it needs with the session (web.MemberJoin): the feed page's round trips
+// are budgeted (app/roundtrips_test.go).
+func (m *Module) SetBlades(fn func(c fiber.Ctx) ([]view.Blade, error)) { m.blades = fn }
 
 func New(d Deps) *Module {
 	if d.DB == nil || d.Audience == nil || d.Catalogue == nil || d.Marks == nil {

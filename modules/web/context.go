@@ -81,6 +81,9 @@ type Member struct {
 	Status          string
 	Token           string         // the raw pp-token of this request
 	Metadata        map[string]any // the profile's metadata (welcomeCampaignCompleted, siteId, ...)
+	// IsEligibleToRefer is the profile's isEligibleToRefer (read with the session): the
+	// referrals module shows its page and navigation entry to these members.
+	IsEligibleToRefer bool
 }
 
 // MemberJoin lets a module read its own row of a member in the session query that runs on

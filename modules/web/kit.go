@@ -38,6 +38,10 @@ type NavEntry struct {
 	Icon    string // spec icon names: home, rewards, referrals, transactions, logout, settings, offers, ...
 	LabelID string
 	Order   int
+	// Show, when set, says whether the signed-in member of the request sees the entry (the
+	// referrals entry shows to members eligible to refer). It reads the request, never the
+	// database: what it needs comes with the session (web.MemberJoin) or a cache.
+	Show func(c fiber.Ctx) bool
 }
 
 // NewKit builds the kit. secret signs CSRF tokens and other signed values.
@@ -137,6 +141,9 @@ func (k *Kit) Page(c fiber.Ctx) *views.Page {
 	if member != nil {
 		p.Member = &views.Member{Email: member.Email, Username: member.Username}
 		for _, e := range k.nav {
+			if e.Show != nil && !e.Show(c) {
+				continue
+			}
 			active := c.Path() == e.Href || (e.Href != "/" && len(c.Path()) > len(e.Href) && c.Path()[:len(e.Href)+1] == e.Href+"/")
 			p.Nav = append(p.Nav, views.NavItem{Href: e.Href, Icon: e.Icon, Label: p.Translate(e.LabelID, nil, nil), Active: active})
 		}
