@@ -16,6 +16,9 @@ import (
 
 	"github.com/canvass/canvass/modules/accounts"
 	"github.com/canvass/canvass/modules/campaigns"
+	"github.com/canvass/canvass/modules/mailer/mailertest"
+	"github.com/canvass/canvass/modules/testsupport/imagetest"
+	"github.com/canvass/canvass/modules/web"
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/input"
 	"github.com/go-rod/rod/lib/proto"
@@ -187,6 +190,7 @@ var a11ySkipped = map[string]string{
 	"/embed/widget/:campaignUuid/leave": "redirects like /survey/:campaignUuid/leave",
 	"/survey/:campaignUuid/preview/:lang/:exp/:sig/go": "JSON for the preview's survey box",
 	"/settings/connections/:provider":                  "redirects to the provider (its page is walked in \"sign in with a provider\")",
+	"/media/profile-pics/:key":                         "an image (the member's own picture), not a page",
 }
 
 // a11yVisits are every page the app renders, in the states worth checking. The 404 page has
@@ -408,6 +412,29 @@ func a11yVisits() []a11yVisit {
 			s.p().MustElement(".toasts .toast")
 			w.check(s, "settings, saved")
 		}},
+		{name: "settings, every section", routes: []string{"/settings"}, who: a11yMember, run: (*a11yWalk).settingsSections},
+		{name: "settings, every section without JavaScript", routes: []string{"/settings"}, who: a11yMember, noScript: true, run: (*a11yWalk).settingsSections},
+		{name: "unsubscribe", routes: []string{"/unsubscribe/:panelUuid/:accountHolderUuid/:hash"}, who: a11yVisitor, run: func(w *a11yWalk, s *a11ySession) {
+			panel, holder := w.memberHolder(s)
+			w.open(s, w.b.app.Accounts.Service().UnsubscribePath(panel.ID, holder, accounts.KindNewsletters))
+			w.check(s, "unsubscribe")
+			w.submit(s, "#unsubscribe-submit")
+			s.p().MustElement(".notice[role=status]")
+			w.check(s, "unsubscribe, done")
+		}},
+		{name: "close the account by the mailed link", routes: []string{"/close-account"}, who: a11yVisitor, run: func(w *a11yWalk, s *a11ySession) {
+			w.open(s, "/close-account?token=not-a-token")
+			w.check(s, "close the account, link spent")
+			panel, holder := w.memberHolder(s)
+			require.NoError(w.t, w.b.app.Accounts.Service().RequestCloseLink(context.Background(), panel, &web.Member{AccountHolderID: holder}, w.lang,
+				accounts.Link{Origin: w.b.url(s.tenant.host, "")}))
+			link := w.b.lastLinkTo(w.t, s.tenant.emails[a11yMember], w.b.url(s.tenant.host, "/close-account?token="))
+			u, err := url.Parse(link)
+			require.NoError(w.t, err)
+			w.open(s, u.RequestURI())
+			s.p().MustElement("#close-submit")
+			w.check(s, "close the account") // and not closed: the walk's member walks on
+		}},
 		{name: "mobile", routes: []string{"/settings/mobile"}, who: a11yMember, run: func(w *a11yWalk, s *a11ySession) {
 			w.open(s, "/settings/mobile")
 			w.check(s, "mobile")
@@ -497,6 +524,74 @@ func (w *a11yWalk) onboarding(s *a11ySession) {
 	w.open(s, "/onboarding")
 	p.MustElement("form[action='/onboarding/complete'] #f-email")
 	w.check(s, "onboarding, last step"+suffix)
+}
+
+// settingsSections walks the settings page's sections in their refused and filled states: a
+// username refused, the postcodes the Find button found (an htmx swap with JavaScript, the whole
+// page without), a picture uploaded (then deleted again), and closing refused without the tick.
+func (w *a11yWalk) settingsSections(s *a11ySession) {
+	t, suffix := w.t, ""
+	if s.noScript {
+		suffix = " without JavaScript"
+	}
+	w.open(s, "/settings")
+	fill(s.p(), map[string]string{"#f-username": "a b"})
+	w.submit(s, "form[action='/settings/username'] button[type=submit]")
+	s.p().MustElement("#f-username[aria-invalid=true]")
+	w.check(s, "settings, username refused"+suffix)
+
+	w.open(s, "/settings")
+	fill(s.p(), map[string]string{"#f-postcode": s.tenant.postcode})
+	if s.noScript {
+		w.submit(s, "#postcode-find")
+	} else {
+		s.p().MustElement("#postcode-find").MustClick()
+	}
+	s.p().MustElement("fieldset.postcode-results input[type=radio]")
+	w.check(s, "settings, postcodes found"+suffix)
+
+	w.open(s, "/settings")
+	photo := filepath.Join(t.TempDir(), "me.jpg")
+	require.NoError(t, os.WriteFile(photo, imagetest.JPEG(imagetest.Quadrants(120, 90)), 0o600))
+	s.p().MustElement("#f-file").MustSetFiles(photo)
+	w.submit(s, "form[action='/settings/pictures'] button[type=submit]")
+	s.p().MustElement(".topbar-pic img")
+	w.check(s, "settings, with a picture"+suffix)
+	w.submit(s, ".picture-delete")
+
+	fill(s.p(), map[string]string{"#close #f-password": "not-the-password-1"})
+	w.submit(s, "#close-submit") // not ticked: refused before the password is even read
+	s.p().MustElement("#f-confirm[aria-invalid=true]")
+	w.check(s, "settings, closing refused"+suffix)
+}
+
+// memberHolder is the tenant's panel and its walking member's account holder id.
+func (w *a11yWalk) memberHolder(s *a11ySession) (*web.Panel, string) {
+	panel, err := w.b.app.Tenancy.PanelByKey(context.Background(), s.tenant.key)
+	require.NoError(w.t, err)
+	var ids []string
+	require.NoError(w.t, w.b.db.Model(&accounts.AccountHolder{}).Where("panel_id = ? AND email_normalized = ?", panel.ID, accounts.NormalizeEmail(s.tenant.emails[a11yMember])).Pluck("id", &ids).Error)
+	require.Len(w.t, ids, 1)
+	return panel, ids[0]
+}
+
+// lastLinkTo is the first link starting with prefix in the newest mail to an address that has one.
+func (b *browserEnv) lastLinkTo(t *testing.T, to, prefix string) string {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		msgs := b.smtp.Messages()
+		for i := len(msgs) - 1; i >= 0; i-- {
+			if len(msgs[i].To) == 1 && strings.EqualFold(msgs[i].To[0], to) {
+				if link := mailertest.FirstLink(msgs[i].HTML, prefix); link != "" {
+					return link
+				}
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("no mail to %s with a link to %s", to, prefix)
+	return ""
 }
 
 // a11yTenant is a demo tenant with the members and campaigns the walk needs.

@@ -19,6 +19,9 @@ func TestAConfigurationValueThatCannotBeUsedIsRefusedByName(t *testing.T) {
 		{name: "a panel cache time that is not a duration", key: "CANVASS_PANEL_CACHE_TTL", value: "soon", want: "CANVASS_PANEL_CACHE_TTL must be a positive duration"},
 		{name: "a panel cache time of zero", key: "CANVASS_PANEL_CACHE_TTL", value: "0s", want: "CANVASS_PANEL_CACHE_TTL must be a positive duration"},
 		{name: "a negative panel cache time", key: "CANVASS_PANEL_CACHE_TTL", value: "-5s", want: "CANVASS_PANEL_CACHE_TTL must be a positive duration"},
+		{name: "an unsubscribe mailbox that is no address", key: "CANVASS_UNSUBSCRIBE_MAILTO", value: "unsubscribe", want: "CANVASS_UNSUBSCRIBE_MAILTO must be a plain ASCII email address"},
+		{name: "an unsubscribe mailbox with a display name", key: "CANVASS_UNSUBSCRIBE_MAILTO", value: "Unsubscribe <u@panel.example>", want: "CANVASS_UNSUBSCRIBE_MAILTO must be a plain ASCII email address"},
+		{name: "an unsubscribe mailbox beyond ASCII", key: "CANVASS_UNSUBSCRIBE_MAILTO", value: "désabonner@panel.example", want: "CANVASS_UNSUBSCRIBE_MAILTO must be a plain ASCII email address"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -48,4 +51,30 @@ func TestThePanelCacheTimeDefaultsToAMinuteAndTakesAnyPositiveDuration(t *testin
 		require.NoError(t, err, value)
 		assert.Equal(t, want, cfg.PanelCacheTTL, value)
 	}
+}
+
+func TestUploadsGoUnderDataUnlessConfiguredAndTheUnsubscribeMailboxIsOptional(t *testing.T) {
+	cfg, err := LoadConfig(func(k string) string {
+		if k == "CANVASS_ENV" {
+			return "development"
+		}
+		return ""
+	})
+	require.NoError(t, err)
+	assert.Equal(t, "data/uploads", cfg.UploadsDir)
+	assert.Empty(t, cfg.UnsubscribeMailto)
+	cfg, err = LoadConfig(func(k string) string {
+		switch k {
+		case "CANVASS_ENV":
+			return "development"
+		case "CANVASS_UPLOADS_DIR":
+			return "/srv/canvass/uploads"
+		case "CANVASS_UNSUBSCRIBE_MAILTO":
+			return "unsubscribe@panel.example"
+		}
+		return ""
+	})
+	require.NoError(t, err)
+	assert.Equal(t, "/srv/canvass/uploads", cfg.UploadsDir)
+	assert.Equal(t, "unsubscribe@panel.example", cfg.UnsubscribeMailto)
 }

@@ -107,6 +107,28 @@ var sweepFields = map[string][]string{
 	"POST /settings/mobile/code":                                              {"code"},
 	"POST /settings/mobile/number":                                            {"phone", "country"},
 	"POST /settings/password":                                                 {"oldPassword", "newPassword"},
+	"POST /settings/username":                                                 {"username"},
+	"POST /settings/address":                                                  {"addressLine1", "addressLine2", "city", "region", "postcode", "postcodeId", "country"},
+	"POST /settings/address/lookup":                                           {"postcode", "addressLine1"},
+	"POST /settings/pictures":                                                 {"file"},
+	"POST /settings/subscriptions":                                            {"surveyInvitations", "newsletters", "reminders"},
+	"POST /settings/change-instance":                                          {"panelKey", "instancePassword"},
+	"POST /settings/close-account":                                            {"password", "reasonForClosing", "confirm"},
+	"GET /unsubscribe/:panelUuid/:accountHolderUuid/:hash":                    {"kind"},
+	"POST /unsubscribe/:panelUuid/:accountHolderUuid/:hash":                   {"kind"},
+	"GET /close-account":                                                      {"token"},
+	"POST /close-account":                                                     {"token", "reasonForClosing", "confirm"},
+	"POST /ah/api/v1/change-username":                                         {"username"},
+	"POST /ah/api/v1/profile/postal-address":                                  {"addressLine1", "addressLine2", "city", "region", "postcode", "postcodeId", "country"},
+	"POST /ah/api/v1/user/profile/location":                                   {"postcode", "id"},
+	"POST /ah/api/v1/user/profile/metadata":                                   {"dateOfBirth", "gender", "householdSize", "smartFuelCard", "welcomeCampaignCompleted", "metadata"},
+	"POST /ah/api/v1/user/profile/pic":                                        {"file"},
+	"POST /ah/api/v1/subscriptions":                                           {"surveyInvitations", "newsletters", "reminders"},
+	"POST /api/:version/:instanceCode/subscriptions":                          {"surveyInvitations", "newsletters", "reminders"},
+	"POST /ah/api/v1/change-instance":                                         {"panelKey", "panelUuid", "password"},
+	"POST /ah/api/v1/close-account":                                           {"reasonForClosing", "password", "token"},
+	"GET /ah/api/v1/public/unsubscribe/panel/:panel/ah/:id":                   {"hash", "kind"},
+	"POST /ah/api/v1/public/unsubscribe/panel/:panel/ah/:id":                  {"hash", "kind"},
 	"GET /transactions":                                                       {"filter", "after", "before", "page"},
 	"GET /transactions/months/:year/:month":                                   {"filter", "after", "before"},
 	"POST /transactions/payment-notification/dismiss":                         {"upTo", "redirect"},
@@ -248,6 +270,11 @@ func newSweep(t *testing.T, e *env) *sweep {
 	s.good[":id:transactions"] = tx.Transactions[0].TransactionUUID
 	s.good[":id:redemptions"] = options[0].ID
 	s.good[":id"] = poll
+	// An unsubscribe link of the member, so its fields are swept past the link's check; a
+	// picture key of the right shape that names no picture.
+	holder := e.holderID(t, s.member.participantID(t))
+	s.good[":panel"], s.good[":panelUuid:unsubscribe"], s.good[":accountHolderUuid"] = panel.ID, panel.ID, holder
+	s.good[":hash"], s.good[":key"] = e.app.Accounts.Service().UnsubscribeHash(panel.ID, holder), strings.Repeat("0", 64)
 	s.rows = tableRows(t, e.db)
 	return s
 }
@@ -292,6 +319,10 @@ func (s *sweep) target(r sweepRoute, param, override string) string {
 			v = s.good[":id:transactions"]
 		} else if seg == ":id" && strings.Contains(r.path, "/redemptions/") {
 			v = s.good[":id:redemptions"]
+		} else if seg == ":panelUuid" && strings.HasPrefix(r.path, "/unsubscribe/") {
+			v = s.good[":panelUuid:unsubscribe"]
+		} else if seg == ":id" && strings.Contains(r.path, "/public/unsubscribe/") {
+			v = s.good[":accountHolderUuid"]
 		}
 		if seg == param {
 			v = override

@@ -26,6 +26,8 @@
 //	canvass competitions draw ID --reason TEXT [--operator NAME] [--early]
 //	                                      draw the winners once and credit their prizes
 //	canvass competitions verify ID        check a draw again from its seed and entrants
+//	canvass mail send --panel KEY [--origin URL] FILE.yaml
+//	                                      a bulk mail to the members subscribed to its kind
 //	canvass affiliates create --panel KEY --code CODE --partner NAME [--bonus 2.00]
 //	                                      a partner's code: members it brings get the bonus once
 //	canvass affiliates list --panel KEY   a panel's partner codes with the members each brought
@@ -120,6 +122,14 @@ func run(ctx context.Context, args []string, log *slog.Logger) error {
 		}
 		affiliatesCmd = ac
 	}
+	var mailCmd *mailSend
+	if cmd == "mail" {
+		mc, err := prepareMailCommand(args)
+		if err != nil {
+			return err
+		}
+		mailCmd = mc
+	}
 	var ledger *ledgerCommand
 	if cmd == "ledger" {
 		lc, err := prepareLedgerCommand(args)
@@ -169,6 +179,12 @@ func run(ctx context.Context, args []string, log *slog.Logger) error {
 			return preview.run(ctx, app, cfg, os.Stdout)
 		}
 		return campaignsImport.run(ctx, app, os.Stdout)
+	case "mail":
+		app, err := NewApp(cfg, db, log, Options{})
+		if err != nil {
+			return err
+		}
+		return mailCmd.run(ctx, app, cfg, os.Stdout)
 	case "ledger":
 		app, err := NewApp(cfg, db, log, Options{})
 		if err != nil {

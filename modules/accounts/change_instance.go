@@ -279,9 +279,9 @@ func (m *Module) apiChangeInstance(c fiber.Ctx) error {
 	})
 }
 
-// POST /settings/change-instance {panelKey, password}: off to the new panel, signed in.
+// POST /settings/change-instance {panelKey, instancePassword}: off to the new panel, signed in.
 func (m *Module) settingsChangeInstance(c fiber.Ctx) error {
-	moved, err := m.svc.ChangeInstance(c.Context(), web.PanelOf(c), web.MemberOf(c), c.FormValue("panelKey"), c.FormValue("password"), client(c))
+	moved, err := m.svc.ChangeInstance(c.Context(), web.PanelOf(c), web.MemberOf(c), c.FormValue("panelKey"), c.FormValue("instancePassword"), client(c))
 	if err != nil {
 		return m.settingsFailed(c, err, sectionInstance, map[string]string{"panelKey": c.FormValue("panelKey")})
 	}

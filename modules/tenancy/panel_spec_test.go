@@ -50,6 +50,8 @@ func TestPanelSpecValidateRefusesWhatTheSpecForbids(t *testing.T) {
 		{"no languages", func(s *PanelSpec) { s.Languages = nil }, "languages: at least one language"},
 		{"an unsupported language", func(s *PanelSpec) { s.Languages = []string{"en", "fr"} }, `languages[1]: "fr" is not a supported language`},
 		{"a theme problem", func(s *PanelSpec) { s.AppTheme = AppTheme{"logo_url": "http://cdn.example.com/logo.svg"} }, "app_theme: logo_url must be an https:// address"},
+		{"a panel to move to that is no key", func(s *PanelSpec) { s.AppSettings.ChangeInstanceTo = []string{"other", "Not A Key"} }, `app_settings.change_instance_to[1]: "Not A Key" is not the key of another panel`},
+		{"moving to the panel itself", func(s *PanelSpec) { s.AppSettings.ChangeInstanceTo = []string{"acme"} }, `app_settings.change_instance_to[0]: "acme" is not the key of another panel`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
