@@ -216,7 +216,7 @@ func run(ctx context.Context, args []string, log *slog.Logger) error {
 		}
 		return affiliatesCmd.run(ctx, app, os.Stdout)
 	default:
-		return fmt.Errorf("unknown command %q (serve, migrate, demo, tenant apply, campaigns validate, campaigns import, ledger adjust, ledger balance, ledger reconcile, postcodes import, redemptions options apply, redemptions list, redemptions show, redemptions approve, redemptions reject, redemptions mark-paid, competitions list, competitions show, competitions draw, competitions verify, affiliates create, affiliates list)", cmd)
+		return fmt.Errorf("unknown command %q (serve, migrate, demo, tenant apply, campaigns validate, campaigns import, ledger adjust, ledger balance, ledger reconcile, postcodes import, redemptions options apply, redemptions list, redemptions show, redemptions approve, redemptions reject, redemptions mark-paid, competitions list, competitions show, competitions draw, competitions verify, affiliates create, affiliates list, mail send)", cmd)
 	}
 }
 

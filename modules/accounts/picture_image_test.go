@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"image"
+	"image/color"
 	"image/jpeg"
 	"image/png"
 	"strings"
@@ -161,6 +162,19 @@ func TestAPNGKeepsItsTransparencyAndALargeOneIsScaledDown(t *testing.T) {
 	assert.Equal(t, image.Pt(storedPictureSide, storedPictureSide/2), dec.Bounds().Size())
 	_, _, _, a := dec.At(5, 5).RGBA()
 	assert.Zero(t, a, "still transparent")
+
+	half := image.NewNRGBA(image.Rect(0, 0, 40, 40))
+	for i := 0; i < len(half.Pix); i += 4 {
+		copy(half.Pix[i:], []byte{255, 0, 0, 128}) // red, half see-through
+	}
+	out, err = processPicture(imagetest.PNG(half))
+	require.NoError(t, err)
+	dec, err = png.Decode(bytes.NewReader(out.Data))
+	require.NoError(t, err)
+	c := color.NRGBAModel.Convert(dec.At(20, 20)).(color.NRGBA)
+	assert.InDelta(t, 255, int(c.R), 2, "the colour survives its transparency")
+	assert.InDelta(t, 128, int(c.A), 1)
+	assert.Zero(t, c.G)
 }
 
 func TestAPhotosXMPPacketIsNotTakenForMarkup(t *testing.T) {
@@ -168,4 +182,16 @@ func TestAPhotosXMPPacketIsNotTakenForMarkup(t *testing.T) {
 	out, err := processPicture(imagetest.WithComment(imagetest.JPEG(imagetest.Quadrants(20, 20)), xmp))
 	require.NoError(t, err)
 	assert.False(t, strings.Contains(string(out.Data), "xmpmeta"), "and it is dropped")
+}
+
+// BenchmarkAPhonesPhotoIsCheckedAndDrawnAnew is the cost of an upload the size of a phone's
+// photo (12 megapixels, turned by its EXIF orientation): what one upload takes of a core.
+func BenchmarkAPhonesPhotoIsCheckedAndDrawnAnew(b *testing.B) {
+	photo := imagetest.WithEXIF(imagetest.JPEG(imagetest.Quadrants(4000, 3000)), 6, "x")
+	b.SetBytes(int64(len(photo)))
+	for b.Loop() {
+		if _, err := processPicture(photo); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
