@@ -527,8 +527,9 @@ func (w *a11yWalk) onboarding(s *a11ySession) {
 }
 
 // settingsSections walks the settings page's sections in their refused and filled states: a
-// username refused, the postcodes the Find button found (an htmx swap with JavaScript, the whole
-// page without), a picture uploaded (then deleted again), and closing refused without the tick.
+// username refused, "about you" refused, the postcodes the Find button found (an htmx swap with
+// JavaScript, the whole page without), a picture uploaded (then deleted again), and closing
+// refused without the tick.
 func (w *a11yWalk) settingsSections(s *a11ySession) {
 	t, suffix := w.t, ""
 	if s.noScript {
@@ -539,6 +540,12 @@ func (w *a11yWalk) settingsSections(s *a11ySession) {
 	w.submit(s, "form[action='/settings/username'] button[type=submit]")
 	s.p().MustElement("#f-username[aria-invalid=true]")
 	w.check(s, "settings, username refused"+suffix)
+
+	w.open(s, "/settings")
+	fill(s.p(), map[string]string{"#f-householdSize": "0", "#f-smartFuelCard": "<b>"})
+	w.submit(s, "form[action='/settings/about'] button[type=submit]")
+	s.p().MustElement("#f-householdSize[aria-invalid=true]")
+	w.check(s, "settings, about you refused"+suffix)
 
 	w.open(s, "/settings")
 	fill(s.p(), map[string]string{"#f-postcode": s.tenant.postcode})

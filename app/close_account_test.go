@@ -266,6 +266,10 @@ func TestAMemberWithoutAPasswordClosesThroughTheMailedLink(t *testing.T) {
 
 func TestTheSettingsPageClosesTheAccountAfterThePasswordAndTheTick(t *testing.T) {
 	eachDialect(t, func(t *testing.T, e *env) {
+		_, pid := e.demoParticipant()
+		var payout int64
+		require.NoError(t, e.db.Table("payout_details").Where("participant_id = ?", pid).Count(&payout).Error)
+		require.NotZero(t, payout, "the demo member has a PayPal email on file")
 		c := e.member()
 		c.get("/settings")
 		res := c.postForm("/settings/close-account", url.Values{"reasonForClosing": {"closed-by-user"}, "password": {DemoPassword}, "confirm": {"yes"}})
@@ -274,9 +278,12 @@ func TestTheSettingsPageClosesTheAccountAfterThePasswordAndTheTick(t *testing.T)
 		assert.Empty(t, c.cookie("pp-token"), "the browser's session cookie is cleared")
 		assert.Contains(t, c.get("/login").Body, "Your account is closed.")
 		var mobiles int64
-		_, pid := e.demoParticipantClosed(t)
+		_, closed := e.demoParticipantClosed(t)
+		require.Equal(t, pid, closed)
 		require.NoError(t, e.db.Table("mobile_numbers").Where("participant_id = ?", pid).Count(&mobiles).Error)
 		assert.Zero(t, mobiles, "the mobile module's eraser ran in the closing")
+		require.NoError(t, e.db.Table("payout_details").Where("participant_id = ?", pid).Count(&payout).Error)
+		assert.Zero(t, payout, "and the redemptions module's: the saved PayPal email is gone (it is sealed, so no text search finds it)")
 	})
 }
 

@@ -112,6 +112,8 @@ var sweepFields = map[string][]string{
 	"POST /settings/address/lookup":                                           {"postcode", "addressLine1"},
 	"POST /settings/pictures":                                                 {"file"},
 	"POST /settings/subscriptions":                                            {"surveyInvitations", "newsletters", "reminders"},
+	"POST /settings/about":                                                    {"dateOfBirth", "gender", "householdSize", "smartFuelCard"},
+	"POST /settings/location":                                                 {"locationPostcode"},
 	"POST /settings/change-instance":                                          {"panelKey", "instancePassword"},
 	"POST /settings/close-account":                                            {"password", "reasonForClosing", "confirm"},
 	"GET /unsubscribe/:panelUuid/:accountHolderUuid/:hash":                    {"kind"},

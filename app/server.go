@@ -144,6 +144,7 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 		DB: db, Kit: kit, Log: log, Guard: a.Accounts, Ledger: a.Wallet, EligibleToRedeem: a.Mobile.EligibleToRedeem,
 		PanelByID: panelByID(db, a.Tenancy), PayoutKey: kit.Secret(redemptionsPayoutKeyPurpose),
 	})
+	a.Accounts.OnClose(a.Redemptions.Erase) // saved payout details; redemptions stay, as the ledger does
 	a.Competitions = competitions.New(competitions.Deps{
 		DB: db, Kit: kit, Log: log, Guard: a.Accounts, Campaigns: a.Campaigns, Completions: a.Surveys, Ledger: a.Wallet,
 		Panels: allPanels(db, a.Tenancy),
@@ -299,4 +300,5 @@ var (
 	_ accounts.Ledger            = accountsLedger{}
 	_ accounts.Panels            = accountsPanels{}
 	_ accounts.Eraser            = (*mobile.Module)(nil).Erase
+	_ accounts.Eraser            = (*redemptions.Module)(nil).Erase
 )

@@ -200,3 +200,36 @@ func (c *client) participantID(t *testing.T) string {
 	require.NotEmpty(t, p.PPUUID)
 	return p.PPUUID
 }
+
+func TestTheSettingsPageSetsTheAboutYouAnswersAndTheArea(t *testing.T) {
+	eachDialect(t, func(t *testing.T, e *env) {
+		c := e.member()
+		c.get("/settings")
+		bad := c.postForm("/settings/about", url.Values{"dateOfBirth": {"1990-04-01"}, "householdSize": {"lots"}})
+		require.Equal(t, http.StatusBadRequest, bad.StatusCode)
+		assert.Contains(t, bad.Body, `id="e-householdSize"`, "the refusal is beside its field")
+		assert.Contains(t, bad.Body, `value="lots"`)
+
+		ok := c.postForm("/settings/about", url.Values{"dateOfBirth": {"1990-04-01"}, "gender": {"female"}, "householdSize": {"3"}, "smartFuelCard": {""}})
+		require.Equal(t, http.StatusSeeOther, ok.StatusCode, ok.Body)
+		page := c.get("/settings")
+		assert.Contains(t, page.Body, `value="1990-04-01"`)
+		assert.Contains(t, page.Body, `<option value="female" selected>`)
+		assert.Contains(t, page.Body, `value="3"`)
+		p := decodeJSON[profileJSON](t, c.get("/ah/api/v1/user/profile"), http.StatusOK)
+		assert.EqualValues(t, 3, p.Metadata["householdSize"], "a number, as the API's rule keeps it")
+		assert.Equal(t, true, p.Metadata["welcomeCampaignCompleted"], "the app's keys stay")
+
+		cleared := c.postForm("/settings/about", url.Values{"dateOfBirth": {"1990-04-01"}, "gender": {""}, "householdSize": {"3"}})
+		require.Equal(t, http.StatusSeeOther, cleared.StatusCode)
+		p = decodeJSON[profileJSON](t, c.get("/ah/api/v1/user/profile"), http.StatusOK)
+		assert.NotContains(t, p.Metadata, "gender", "an emptied field removes its key")
+
+		area := c.postForm("/settings/location", url.Values{"locationPostcode": {"99999"}})
+		require.Equal(t, http.StatusBadRequest, area.StatusCode)
+		assert.Contains(t, area.Body, `id="e-locationPostcode"`)
+		area = c.postForm("/settings/location", url.Values{"locationPostcode": {"02108"}})
+		require.Equal(t, http.StatusSeeOther, area.StatusCode, area.Body)
+		assert.Contains(t, c.get("/settings").Body, `<strong class="location-current">02108, Boston, MA</strong>`)
+	})
+}

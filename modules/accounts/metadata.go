@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -194,4 +195,47 @@ func (m *Module) apiSaveLocation(c fiber.Ctx) error {
 		return err
 	}
 	return m.apiProfile(c)
+}
+
+// aboutFields are the settings page's "About you" form: the keys a member sets, each a field.
+var aboutFields = []string{"dateOfBirth", "gender", "householdSize", "smartFuelCard"}
+
+// POST /settings/about: the member's metadata through the same rules as the API; an empty
+// field removes its key.
+func (m *Module) settingsAbout(c fiber.Ctx) error {
+	values := map[string]string{}
+	body := map[string]any{}
+	for _, key := range aboutFields {
+		v := strings.TrimSpace(c.FormValue(key))
+		values[key] = v
+		switch {
+		case v == "":
+			body[key] = nil
+		case key == "householdSize":
+			// A number field: its text is the number the API's rule checks (and refuses as text).
+			if n, err := strconv.Atoi(v); err == nil {
+				body[key] = n
+			} else {
+				body[key] = v
+			}
+		default:
+			body[key] = v
+		}
+	}
+	raw, _ := json.Marshal(body)
+	if err := m.svc.SaveMetadata(c.Context(), web.MemberOf(c), raw); err != nil {
+		return m.settingsFailed(c, err, sectionAbout, values)
+	}
+	m.kit.FlashNext(c, "success", "flash.about_saved")
+	return c.Redirect().Status(fiber.StatusSeeOther).To("/settings#about")
+}
+
+// POST /settings/location {locationPostcode}: the member's area, one of the panel's postcodes.
+func (m *Module) settingsLocation(c fiber.Ctx) error {
+	postcode := c.FormValue("locationPostcode")
+	if err := m.svc.SaveLocation(c.Context(), web.PanelOf(c), web.MemberOf(c), LocationInput{Postcode: postcode}); err != nil {
+		return m.settingsFailed(c, err, sectionLocation, map[string]string{"postcode": postcode})
+	}
+	m.kit.FlashNext(c, "success", "flash.location_saved")
+	return c.Redirect().Status(fiber.StatusSeeOther).To("/settings#about")
 }

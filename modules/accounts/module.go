@@ -155,6 +155,8 @@ func (m *Module) Routes(r fiber.Router) {
 	r.Post("/settings/pictures/:key/select", private, m.settingsSelectPicture)
 	r.Post("/settings/pictures/:key/delete", private, m.settingsDeletePicture)
 	r.Post("/settings/subscriptions", private, m.settingsSubscriptions)
+	r.Post("/settings/about", private, m.settingsAbout)
+	r.Post("/settings/location", private, m.settingsLocation)
 	r.Post("/settings/change-instance", private, m.settingsChangeInstance)
 	r.Post("/settings/close-account", private, m.settingsCloseAccount)
 	r.Post("/settings/close-account/mail", private, m.settingsCloseLink)

@@ -3,6 +3,7 @@ package accounts
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 
 	"github.com/canvass/canvass/modules/web"
@@ -20,6 +21,8 @@ const (
 	sectionPictures
 	sectionInstance
 	sectionClose
+	sectionAbout
+	sectionLocation
 )
 
 func (m *Module) settingsProps(c fiber.Ctx) (views.SettingsProps, error) {
@@ -54,6 +57,18 @@ func (m *Module) settingsProps(c fiber.Ctx) (views.SettingsProps, error) {
 		props.Address.Values = AddressInput{Line1: addr.Line1, Line2: addr.Line2, City: addr.City, Region: addr.Region, Postcode: addr.Postcode, Country: addr.Country}.values()
 	}
 	props.HasPostcodes = m.svc.hasPostcodes(ctx, panel)
+	props.About.Values = map[string]string{}
+	for _, key := range []string{"dateOfBirth", "gender", "householdSize", "smartFuelCard"} {
+		if v, ok := profile.Metadata[key]; ok && v != nil {
+			props.About.Values[key] = fmt.Sprint(v)
+		}
+	}
+	if loc, ok := profile.Metadata["location"].(map[string]any); ok {
+		props.LocationLabel, _ = loc["label"].(string)
+		if props.LocationLabel == "" {
+			props.LocationLabel, _ = loc["postcode"].(string)
+		}
+	}
 	for _, p := range profile.ProfilePics {
 		props.Pictures = append(props.Pictures, views.PictureItem{Key: p.Key, URL: p.URL, Main: len(props.Pictures) == 0})
 	}
@@ -95,6 +110,7 @@ func (m *Module) settingsFailed(c fiber.Ctx, err error, section int, values map[
 	form := map[int]*views.FormProps{
 		sectionProfile: &props.Profile, sectionUsername: &props.Username, sectionPassword: &props.Password,
 		sectionAddress: &props.Address, sectionPictures: &props.PicturesForm, sectionInstance: &props.Instance, sectionClose: &props.Close,
+		sectionAbout: &props.About, sectionLocation: &props.Location,
 	}[section]
 	if values != nil {
 		form.Values = values
