@@ -494,3 +494,27 @@ func TestAnOnboardingStepStaysWithinItsRoundTripBudget(t *testing.T) {
 		}
 	})
 }
+
+func TestClosingAnAccountErasesWhatItsOnboardingKept(t *testing.T) {
+	eachDialect(t, func(t *testing.T, e *env) {
+		e.withLocalSignIn(t)
+		spec := demoPanels()[1]
+		spec.AppSettings.DirectOnboarding = true
+		_, err := e.app.Tenancy.Apply(context.Background(), spec)
+		require.NoError(t, err)
+		c := e.client("northwind.localhost")
+		c.get("/join")
+		require.Equal(t, http.StatusSeeOther, c.postForm("/join", url.Values{"email": {"leaving@example.test"}, "password": {"leaving-password-1"}}).StatusCode)
+		c.follow("/feed")
+		require.Equal(t, http.StatusSeeOther, c.postForm("/accept-terms-and-conditions", url.Values{}).StatusCode)
+		c.answerAll(t)
+		require.Equal(t, "/", c.where(t, "/onboarding"))
+		pid := c.profile(t).PPUUID
+		require.Equal(t, int64(1), e.count(t, "SELECT COUNT(*) FROM onboarding_states WHERE participant_id = ?", pid))
+
+		res := c.do(http.MethodPost, "/ah/api/v1/close-account", strings.NewReader(`{"reasonForClosing":"closed-by-user","password":"leaving-password-1"}`),
+			http.Header{"Content-Type": {"application/json"}, "pp-token": {c.cookie(accounts.TokenCookie)}})
+		require.Equal(t, http.StatusOK, res.StatusCode, res.Body)
+		assert.Zero(t, e.count(t, "SELECT COUNT(*) FROM onboarding_states WHERE participant_id = ?", pid), "the onboarding's answers and email are gone")
+	})
+}

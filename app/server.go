@@ -127,6 +127,7 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 		DB: db, Kit: kit, Log: log, Accounts: a.Accounts, Audience: a.Campaigns.Audience, Surveys: a.Surveys,
 	})
 	a.Accounts.SetOnboarding(a.Onboarding)
+	a.Accounts.OnClose(a.Onboarding.EraseMember) // the answers and email an onboarding kept
 	a.Events = events.New(db)
 	a.Postcodes = postcodes.New(postcodes.Deps{DB: db, Log: log, Limiter: limiter})
 	sms, err := mobile.SenderFromURL(cfg.SMSURL, cfg.Production(), log)
@@ -153,13 +154,17 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	a.Feed.AddReports(transactionReports(a.Wallet))
 	a.Referrals = referrals.New(referrals.Deps{
 		DB: db, Kit: kit, Log: log, Guard: a.Accounts, Members: a.Accounts, Ledger: a.Wallet, Mail: mail, Limiter: limiter,
-		PanelOf: panelByID(db, a.Tenancy), BaseURL: cfg.BaseURL, Mobile: a.Mobile,
+		PanelOf: panelByID(db, a.Tenancy), BaseURL: cfg.BaseURL, Mobile: a.Mobile, Addresses: a.Accounts, AddressURL: "/settings#address",
 		CacheTTL: cmp.Or(cfg.PanelCacheTTL, tenancy.DefaultCacheTTL),
 	})
 	a.Accounts.SetJoinHooks(a.Referrals.Service())
 	// The feed's cards come with the session: the referrals' rows and the member's mobile.
 	a.Accounts.JoinMember(a.Referrals.MemberJoin())
-	a.Accounts.JoinMember(a.Mobile.MemberJoin())
+	mobileJoin := a.Mobile.MemberJoin()
+	mobileJoin.When = referrals.ShowsBlades // its row serves the "verify your mobile" card
+	a.Accounts.JoinMember(mobileJoin)
+	a.Accounts.JoinMember(a.Accounts.AddressJoin(referrals.ShowsBlades)) // the "complete your address" card
+	a.Accounts.OnClose(a.Referrals.EraseMember)                          // the friends a member invited
 	a.Feed.SetBlades(a.Referrals.FeedBlades)
 	a.Home = home.New(kit, a.Accounts, func(ctx context.Context) error {
 		sqlDB, err := db.DB()
@@ -292,6 +297,7 @@ var (
 	_ onboarding.Audience        = (*campaigns.Audience)(nil)
 	_ onboarding.Surveys         = (*surveys.Module)(nil)
 	_ accounts.Onboarding        = (*onboarding.Module)(nil)
+	_ referrals.Addresses        = (*accounts.Module)(nil)
 	_ accounts.JoinHooks         = (*referrals.Service)(nil)
 	_ referrals.Members          = (*accounts.Module)(nil)
 	_ referrals.Ledger           = (*wallet.Module)(nil)

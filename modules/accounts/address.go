@@ -2,6 +2,7 @@ package accounts
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"regexp"
 	"strings"
@@ -76,6 +77,32 @@ func (s *Service) PostalAddress(ctx context.Context, participantID string) (*Pos
 func (m *Module) HasPostalAddress(ctx context.Context, participantID string) (bool, error) {
 	a, err := m.svc.store.PostalAddress(ctx, participantID)
 	return a != nil, err
+}
+
+// hasAddressKey holds whether the member has a postal address, read with the session.
+type hasAddressKey struct{}
+
+// AddressJoin reads whether the member has a postal address with the session of the requests
+// when holds for (web.MemberJoin): the "complete your address" card asks it on every feed.
+func (m *Module) AddressJoin(when func(c fiber.Ctx) bool) web.MemberJoin {
+	return web.MemberJoin{
+		Columns: []string{"maddr.participant_id"},
+		From:    "LEFT JOIN postal_addresses maddr ON maddr.participant_id = p.id",
+		When:    when,
+		Scan: func() ([]any, func(fiber.Ctx)) {
+			var pid sql.NullString
+			return []any{&pid}, func(c fiber.Ctx) { c.Locals(hasAddressKey{}, pid.Valid) }
+		},
+	}
+}
+
+// MemberHasAddress tells whether the signed-in member has a postal address: as the session read
+// it (AddressJoin), else from the database.
+func (m *Module) MemberHasAddress(c fiber.Ctx) (bool, error) {
+	if has, ok := c.Locals(hasAddressKey{}).(bool); ok {
+		return has, nil
+	}
+	return m.HasPostalAddress(c.Context(), web.MemberOf(c).ParticipantID)
 }
 
 // SavePostalAddress checks and stores the member's address. When the panel has a list of

@@ -37,12 +37,13 @@ func (m *Module) SetMemberSettings(d MemberSettings) {
 // pictureKey holds the key of the member's shown picture, read with the session.
 type pictureKey struct{}
 
-// pictureJoin reads the key of the member's shown picture with every session (web.MemberJoin),
-// so the top bar shows it without a query of its own.
+// pictureJoin reads the key of the member's shown picture with the session of a page
+// (web.MemberJoin), so the top bar shows it without a query of its own.
 func pictureJoin() web.MemberJoin {
 	return web.MemberJoin{
 		Columns: []string{"mpic.pic_key"},
 		From:    "LEFT JOIN profile_pics mpic ON mpic.participant_id = p.id AND mpic.main",
+		When:    func(c fiber.Ctx) bool { return !web.IsAPI(c) }, // the top bar is the pages'',
 		Scan: func() ([]any, func(fiber.Ctx)) {
 			var key sql.NullString
 			return []any{&key}, func(c fiber.Ctx) {

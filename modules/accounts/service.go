@@ -284,10 +284,11 @@ func (s *Service) Login(ctx context.Context, panel *web.Panel, email, password s
 	return s.issue(ctx, ah, p, client)
 }
 
-// Authenticate turns a pp-token into the member it belongs to on this panel.
-func (s *Service) Authenticate(ctx context.Context, panel *web.Panel, token string) (*web.Member, []func(fiber.Ctx), error) {
+// Authenticate turns a pp-token into the member it belongs to on this panel, with the other
+// modules' rows the joins mask asks for (Store.JoinsWanted).
+func (s *Service) Authenticate(ctx context.Context, panel *web.Panel, token string, joins uint) (*web.Member, []func(fiber.Ctx), error) {
 	now := s.now().UTC()
-	sess, p, ah, keeps, err := s.store.SessionByHash(ctx, hashToken(token), now)
+	sess, p, ah, keeps, err := s.store.SessionByHash(ctx, hashToken(token), now, joins)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -42,7 +42,7 @@ func (m *Module) Session() fiber.Handler {
 		var member *web.Member
 		var keeps []func(fiber.Ctx)
 		if token != "" && ValidToken(token) {
-			mem, kept, err := m.svc.Authenticate(c.Context(), panel, token)
+			mem, kept, err := m.svc.Authenticate(c.Context(), panel, token, m.svc.store.JoinsWanted(c))
 			switch {
 			case err == nil:
 				member, keeps = mem, kept
@@ -64,23 +64,21 @@ func (m *Module) Session() fiber.Handler {
 		}
 		if member != nil {
 			web.SetMember(c, member)
-			// Rows read with the session are what the database held when the request began:
-			// only a request that changes nothing (GET, HEAD) may show them.
-			if c.Method() == fiber.MethodGet || c.Method() == fiber.MethodHead {
-				for _, keep := range keeps {
-					keep(c)
-				}
+			// Only a request that changes nothing (GET, HEAD) read joined rows (MemberJoin.Wanted):
+			// they are what the database held when the request began.
+			for _, keep := range keeps {
+				keep(c)
 			}
 		}
 		return c.Next()
 	}
 }
 
-// JoinMember reads another module's row of the member with every session (web.MemberJoin).
-// Call it while wiring the app, before the first request.
+// JoinMember reads another module's row of the member with the session of the requests that
+// want it (web.MemberJoin). Call it while wiring the app, before the first request.
 func (m *Module) JoinMember(j web.MemberJoin) {
 	m.svc.store.joins = append(m.svc.store.joins, j)
-	m.svc.store.sessionSQL = sessionQuery(m.svc.store.joins)
+	m.svc.store.sessionSQL = sessionQueries(m.svc.store.joins)
 }
 
 // tokenQueryIsPayload: on these pages ?token= is a mailed single-use token, not a pp-token.

@@ -23,13 +23,46 @@ var ErrEmailTaken = errors.New("email already registered")
 // Store owns every query of the accounts tables.
 type Store struct {
 	db *gorm.DB
-	// joins are other modules' rows read with every session (JoinMember); sessionSQL is the
-	// session query with them.
+	// joins are other modules' rows read with the session (JoinMember); sessionSQL[mask] is
+	// the session query with the joins whose bits the mask sets, one per set of joins a request
+	// may want (web.MemberJoin.Wanted).
 	joins      []web.MemberJoin
-	sessionSQL string
+	sessionSQL []string
 }
 
-func NewStore(db *gorm.DB) *Store { return &Store{db: db, sessionSQL: sessionQuery(nil)} }
+func NewStore(db *gorm.DB) *Store { return &Store{db: db, sessionSQL: sessionQueries(nil)} }
+
+// maxJoins bounds the joins (each doubles the session queries kept).
+const maxJoins = 8
+
+// sessionQueries are the session query for every subset of the joins, by bit mask.
+func sessionQueries(joins []web.MemberJoin) []string {
+	if len(joins) > maxJoins {
+		panic(fmt.Sprintf("accounts: %d member joins, at most %d", len(joins), maxJoins))
+	}
+	out := make([]string, 1<<len(joins))
+	for mask := range out {
+		var picked []web.MemberJoin
+		for i, j := range joins {
+			if mask&(1<<i) != 0 {
+				picked = append(picked, j)
+			}
+		}
+		out[mask] = sessionQuery(picked)
+	}
+	return out
+}
+
+// JoinsWanted is the mask of the joins this request reads with its session.
+func (s *Store) JoinsWanted(c fiber.Ctx) uint {
+	var mask uint
+	for i := range s.joins {
+		if s.joins[i].Wanted(c) {
+			mask |= 1 << i
+		}
+	}
+	return mask
+}
 
 func notFound(err error) error {
 	if errors.Is(err, gorm.ErrRecordNotFound) {
@@ -118,9 +151,9 @@ func (s *Store) CreateSession(ctx context.Context, sess *Session) error {
 // (GORM's reflective Scan of the joined row was a quarter of the feed page's CPU, `make
 // profile TARGET=feed`). sessionColumns lists every column of the three models; a test
 // holds it to the models' schemas. The joined modules' rows come too (JoinMember): keeps
-// put them on the request.
-func (s *Store) SessionByHash(ctx context.Context, hash string, now time.Time) (*Session, *Participant, *AccountHolder, []func(fiber.Ctx), error) {
-	rows, err := s.db.WithContext(ctx).Raw(s.sessionSQL, hash, now).Rows()
+// put them on the request; joins is the mask of those this request wants (JoinsWanted).
+func (s *Store) SessionByHash(ctx context.Context, hash string, now time.Time, joins uint) (*Session, *Participant, *AccountHolder, []func(fiber.Ctx), error) {
+	rows, err := s.db.WithContext(ctx).Raw(s.sessionSQL[joins], hash, now).Rows()
 	if err != nil {
 		return nil, nil, nil, nil, fmt.Errorf("load session: %w", err)
 	}
@@ -142,7 +175,10 @@ func (s *Store) SessionByHash(ctx context.Context, hash string, now time.Time) (
 		&h.ID, &h.PanelID, &h.Email, &h.EmailNormalized, &h.PasswordHash, &h.Username, &h.FirstName, &h.LastName,
 		&h.LanguageCode, &h.Status, &acceptedTerms, &emailValidated, &h.CreatedAt, &h.UpdatedAt, &h.JoinAppName, &h.JoinParentFrameURL}
 	keeps := make([]func(fiber.Ctx), 0, len(s.joins))
-	for _, j := range s.joins {
+	for i, j := range s.joins {
+		if joins&(1<<i) == 0 {
+			continue
+		}
 		d, keep := j.Scan()
 		dest = append(dest, d...)
 		keeps = append(keeps, keep)

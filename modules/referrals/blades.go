@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/canvass/canvass/modules/accounts"
@@ -89,11 +88,20 @@ const bladeFrom = `LEFT JOIN referrals rfj ON rfj.id = (SELECT r.id FROM referra
 
 type bladesKey struct{}
 
-// MemberJoin reads the cards' rows with every session (web.MemberJoin).
+// bladesPath is the blades API; the feed page at /feed shows the same cards.
+const bladesPath = "/ah/api/v1/user/blades"
+
+// ShowsBlades tells whether the request shows the member's cards: the feed page and the blades
+// API. The rows the cards need are read with the session there, and only there.
+func ShowsBlades(c fiber.Ctx) bool { return c.Path() == "/feed" || c.Path() == bladesPath }
+
+// MemberJoin reads the cards' rows with the session of the requests that show them
+// (web.MemberJoin, ShowsBlades).
 func (m *Module) MemberJoin() web.MemberJoin {
 	return web.MemberJoin{
 		Columns: bladeColumns,
 		From:    bladeFrom,
+		When:    ShowsBlades,
 		Scan: func() ([]any, func(fiber.Ctx)) {
 			row := &bladeRow{}
 			return row.dest(), func(c fiber.Ctx) { c.Locals(bladesKey{}, row) }
@@ -164,35 +172,6 @@ func (s *Service) blades(st Settings, row *bladeRow, cond Conditions, now time.T
 		}
 	}
 	return out, nil
-}
-
-// addressCache remembers members who have a postal address, per process: the address card's
-// question is then asked once, not on every feed (a member without one is asked each time,
-// so their card goes as soon as they add one).
-type addressCache struct {
-	ttl  time.Duration
-	mu   sync.Mutex
-	seen map[string]time.Time
-}
-
-func (a *addressCache) has(now time.Time, participantID string, ask func() (bool, error)) (bool, error) {
-	a.mu.Lock()
-	until, ok := a.seen[participantID]
-	a.mu.Unlock()
-	if ok && now.Before(until) {
-		return true, nil
-	}
-	has, err := ask()
-	if err != nil || !has {
-		return has, err
-	}
-	a.mu.Lock()
-	if len(a.seen) > 100_000 {
-		a.seen = map[string]time.Time{} // bounded: start again rather than grow
-	}
-	a.seen[participantID] = now.Add(a.ttl)
-	a.mu.Unlock()
-	return true, nil
 }
 
 // parseBladeID splits a blade id into its kind and the invitation it names ("" for mobile

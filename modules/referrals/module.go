@@ -32,10 +32,10 @@ type Mobile interface {
 	Eligibility(c fiber.Ctx) (string, error)
 }
 
-// Addresses tells whether a member has a postal address (accounts, once it keeps them), for
-// the "complete your address" card.
+// Addresses tells whether the signed-in member has a postal address (accounts, which reads it
+// with the session where the cards show: ShowsBlades), for the "complete your address" card.
 type Addresses interface {
-	HasPostalAddress(ctx context.Context, participantID string) (bool, error)
+	MemberHasAddress(c fiber.Ctx) (bool, error)
 }
 
 // Deps are what the module needs from the app.
@@ -70,7 +70,6 @@ type Module struct {
 	mobile     Mobile
 	addresses  Addresses
 	addressURL string
-	hasAddress *addressCache
 }
 
 // PagePath is the member's referrals page.
@@ -99,7 +98,7 @@ func New(d Deps) *Module {
 	}
 	m := &Module{
 		kit: d.Kit, svc: svc, guard: d.Guard, baseURL: d.BaseURL, mobile: d.Mobile, addresses: d.Addresses,
-		addressURL: cmp.Or(d.AddressURL, "/settings"), hasAddress: &addressCache{ttl: 10 * time.Minute, seen: map[string]time.Time{}},
+		addressURL: cmp.Or(d.AddressURL, "/settings"),
 	}
 	d.Kit.AddNav(web.NavEntry{Href: PagePath, Icon: "referrals", LabelID: "nav.referrals", Order: 50, Show: m.showNav})
 	return m
@@ -133,7 +132,7 @@ func (m *Module) Routes(r fiber.Router) {
 	r.Get(ah+"referrals/pending-invites", api, m.apiInvites(StatePending))
 	r.Get(ah+"referrals/accepted-invites", api, m.apiInvites(StateAccepted))
 	r.Get(ah+"referrals/archived-invites", api, m.apiInvites(StateArchived))
-	r.Get(ah+"user/blades", api, m.apiBlades)
+	r.Get(bladesPath, api, m.apiBlades)
 	r.Post(ah+"blades/:id/dismiss", api, m.apiDismiss)
 	r.Post(ah+"blades/:id/thank-referrer", api, m.apiThank)
 	r.Get(ah+"affiliates/invite/:code", api, m.apiAffiliate)

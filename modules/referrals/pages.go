@@ -285,15 +285,10 @@ func (m *Module) bladesOf(c fiber.Ctx) ([]Blade, Settings, error) {
 			return nil, st, err
 		}
 	}
-	now := m.svc.now().UTC()
 	if m.addresses != nil {
-		cond.HasAddress = func() (bool, error) {
-			return m.hasAddress.has(now, member.ParticipantID, func() (bool, error) {
-				return m.addresses.HasPostalAddress(ctx, member.ParticipantID)
-			})
-		}
+		cond.HasAddress = func() (bool, error) { return m.addresses.MemberHasAddress(c) }
 	}
-	list, err := m.svc.blades(st, row, cond, now)
+	list, err := m.svc.blades(st, row, cond, m.svc.now().UTC())
 	return list, st, err
 }
 

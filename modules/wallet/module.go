@@ -62,7 +62,7 @@ func (m *Module) Routes(r fiber.Router) {
 	api := m.guard.RequireMember()
 	private := m.guard.Private()
 
-	r.Get("/api/v3/user/balance", api, m.apiBalance)
+	r.Get(balancePath, api, m.apiBalance)
 	r.Get("/api/v3/transactions/paged", api, m.apiPaged)
 	r.Get("/api/v3/transactions/full", api, m.apiFull)
 	r.Get("/api/v3/transactions/fixed-balance-transfers", api, m.apiTransfers)

@@ -50,8 +50,12 @@ func (m *Module) walletOf(c fiber.Ctx, participantID string) (*Wallet, error) {
 	return m.wallet(c.Context(), participantID)
 }
 
+// balancePath is the balance API, which answers from the row read with the session.
+const balancePath = "/api/v3/user/balance"
+
 // MemberJoin reads the member's wallet row with their session, for the balance every private
-// page shows (web.MemberJoin): one round trip fewer on each.
+// page shows and the balance API (web.MemberJoin): one round trip fewer on each. Other APIs
+// leave it out.
 func (m *Module) MemberJoin() web.MemberJoin {
 	cols := make([]string, len(walletColumns))
 	for i, col := range walletColumns {
@@ -60,6 +64,7 @@ func (m *Module) MemberJoin() web.MemberJoin {
 	return web.MemberJoin{
 		Columns: cols,
 		From:    "LEFT JOIN wallets mw ON mw.participant_id = p.id",
+		When:    func(c fiber.Ctx) bool { return !web.IsAPI(c) || c.Path() == balancePath },
 		Scan: func() ([]any, func(fiber.Ctx)) {
 			var pid, panelID, currency sql.NullString
 			var balance, entries, seen sql.NullInt64

@@ -91,10 +91,24 @@ type Member struct {
 // alias p, the participant) from the From clause (a LEFT JOIN, so a member without such a row
 // still signs in). Scan gives where each column goes and keep, which puts the value read on
 // the request. The wallet reads the balance for the top bar this way (README, Server cost).
+//
+// A join is read only on requests that change nothing (GET, HEAD: only they may show rows read
+// before they began) and, when When is set, only where When holds: the pages that show the row.
+// Every other request's session query leaves it out, so no request pays for what it does not
+// show. A module must read its row itself where the join was not read.
 type MemberJoin struct {
 	Columns []string
 	From    string
 	Scan    func() (dest []any, keep func(c fiber.Ctx))
+	When    func(c fiber.Ctx) bool
+}
+
+// Wanted tells whether the join is read with this request's session.
+func (j *MemberJoin) Wanted(c fiber.Ctx) bool {
+	if m := c.Method(); m != fiber.MethodGet && m != fiber.MethodHead {
+		return false
+	}
+	return j.When == nil || j.When(c)
 }
 
 type localKey int
