@@ -177,10 +177,14 @@ func TestAMemberDismissesACardForGood(t *testing.T) {
 			}
 			return out
 		}
-		require.Equal(t, []string{"friend-joined." + demoInvite(2), "invite-waiting." + demoInvite(1)}, ids(), "the demo referrer's cards")
+		require.Equal(t, []string{"friend-joined." + demoInvite(2), "invite-waiting." + demoInvite(1), "complete-address"}, ids(),
+			"the demo referrer's cards: the demo member has no postal address yet")
 		res := c.postJSON("/ah/api/v1/blades/invite-waiting."+demoInvite(1)+"/dismiss", `{}`)
 		require.Equal(t, http.StatusOK, res.StatusCode, res.Body)
-		assert.Equal(t, []string{"friend-joined." + demoInvite(2)}, ids())
+		assert.Equal(t, []string{"friend-joined." + demoInvite(2), "complete-address"}, ids())
+		res = c.postJSON("/ah/api/v1/profile/postal-address", `{"addressLine1":"742 Evergreen Terrace","postcode":"02108"}`)
+		require.Equal(t, http.StatusOK, res.StatusCode, res.Body)
+		assert.Equal(t, []string{"friend-joined." + demoInvite(2)}, ids(), "an address given, its card goes")
 		assert.Equal(t, http.StatusNotFound, c.postJSON("/ah/api/v1/blades/thank-referrer."+demoInvite(2)+"/dismiss", `{}`).StatusCode, "Jamie's card is not the member's")
 		assert.Equal(t, http.StatusNotFound, c.postJSON("/ah/api/v1/blades/anything/dismiss", `{}`).StatusCode)
 	})
@@ -324,10 +328,12 @@ func TestTheFeedShowsTheCardsAndDismissesThemWithAndWithoutHtmx(t *testing.T) {
 		require.Equal(t, http.StatusOK, res.StatusCode)
 		assert.Empty(t, res.Body, "htmx swaps the card out")
 		assert.Contains(t, res.Header.Get("Hx-Trigger"), "Dismissed.")
-		res = c.postForm("/blades/invite-waiting."+demoInvite(1)+"/dismiss", url.Values{"return": {"/feed"}})
-		require.Equal(t, http.StatusSeeOther, res.StatusCode)
-		assert.Equal(t, "/feed", res.Header.Get("Location"))
-		assert.NotContains(t, c.get("/feed").Body, `class="blade card"`, "both cards have gone")
+		for _, id := range []string{"invite-waiting." + demoInvite(1), "complete-address"} {
+			res = c.postForm("/blades/"+id+"/dismiss", url.Values{"return": {"/feed"}})
+			require.Equal(t, http.StatusSeeOther, res.StatusCode, id)
+			assert.Equal(t, "/feed", res.Header.Get("Location"), id)
+		}
+		assert.NotContains(t, c.get("/feed").Body, `class="blade card"`, "every card has gone")
 	})
 }
 
