@@ -100,7 +100,8 @@ func (lc *ledgerCommand) run(ctx context.Context, app *App, out io.Writer) error
 			return err
 		}
 		for _, m := range bad {
-			fmt.Fprintf(out, "MISMATCH %s: cached %d, entries sum %d; counter %d, entries %d\n", m.ParticipantID, m.Cached, m.Sum, m.CachedCount, m.Count)
+			fmt.Fprintf(out, "MISMATCH %s: cached %d, entries sum %d; counter %d, entries %d; owed %d, debts sum %d\n",
+				m.ParticipantID, m.Cached, m.Sum, m.CachedCount, m.Count, m.CachedOwed, m.Debt)
 		}
 		if len(bad) > 0 {
 			return fmt.Errorf("%d wallets do not match their ledger", len(bad))

@@ -31,7 +31,9 @@ func WebError(err error) error {
 }
 
 // transactionJSON is a transaction in the panel-instance API (spec section 3 "Transaction":
-// transactionUuid, createdAt, month, year, origin), with its amount and what it was for.
+// transactionUuid, createdAt, month, year, origin), with its amount and what it was for. An
+// offer's reversal and a recovery of its debt (origin offer) add debt and, for a reversal,
+// reversesTransactionUuid.
 type transactionJSON struct {
 	TransactionUUID string    `json:"transactionUuid"`
 	CreatedAt       time.Time `json:"createdAt"`
@@ -46,22 +48,34 @@ type transactionJSON struct {
 	RedemptionID    *string   `json:"redemptionId"`
 	Title           string    `json:"title"`
 	Reason          string    `json:"reason,omitempty"`
+	// Debt is what the entry added to the member's offer debt (a reversal) or, negative,
+	// repaid of it (a recovery).
+	Debt         string  `json:"debt,omitempty"`
+	ReversesUUID *string `json:"reversesTransactionUuid,omitempty"`
 }
 
-func toJSON(e Entry) transactionJSON {
+func (m *Module) toJSON(c fiber.Ctx, e Entry) transactionJSON {
 	at := e.CreatedAt.UTC()
-	return transactionJSON{
+	out := transactionJSON{
 		TransactionUUID: e.ID, CreatedAt: at, Month: int(at.Month()), Year: at.Year(), Origin: e.Origin,
 		Amount: web.MoneyString(e.AmountMinor, e.CurrencyCode), Balance: web.MoneyString(e.BalanceAfter, e.CurrencyCode),
 		CurrencyCode: e.CurrencyCode, Competition: e.Competition, CampaignUUID: e.CampaignID, RedemptionID: e.RedemptionID,
-		Title: e.Title, Reason: e.Reason,
+		Title: e.Title, Reason: e.Reason, ReversesUUID: e.ReversesID,
 	}
+	if e.DebtMinor != 0 {
+		out.Debt = web.MoneyString(e.DebtMinor, e.CurrencyCode)
+	}
+	if out.Title == "" && e.Origin == OriginOffer {
+		// The wallet writes recoveries itself, untitled: the member reads them in their language.
+		out.Title = m.kit.T(c, "transactions."+e.Kind(), nil)
+	}
+	return out
 }
 
-func listJSON(entries []Entry) []transactionJSON {
+func (m *Module) listJSON(c fiber.Ctx, entries []Entry) []transactionJSON {
 	out := make([]transactionJSON, 0, len(entries))
 	for _, e := range entries {
-		out = append(out, toJSON(e))
+		out = append(out, m.toJSON(c, e))
 	}
 	return out
 }
@@ -69,7 +83,7 @@ func listJSON(entries []Entry) []transactionJSON {
 func participant(c fiber.Ctx) string { return web.MemberOf(c).ParticipantID }
 
 // GET /api/v3/user/balance: {"balance":"25.00","currency_code":"USD"} (ARCHITECTURE.md section 4),
-// with "formatted": "$25.00" in the member's language.
+// with "formatted": "$25.00" in the member's language and, while an offer debt is open, "owed".
 func (m *Module) apiBalance(c fiber.Ctx) error {
 	panel := web.PanelOf(c)
 	w, err := m.walletOf(c, participant(c))
@@ -78,7 +92,12 @@ func (m *Module) apiBalance(c fiber.Ctx) error {
 	}
 	b := balanceOf(panel, w)
 	// formatted is for people (the member's language); balance is the contract's decimal string.
-	return c.JSON(fiber.Map{"balance": web.MoneyString(b.Minor, b.Currency), "currency_code": b.Currency, "formatted": web.FormatMoney(b.Minor, b.Currency, web.LocaleOf(c))})
+	out := fiber.Map{"balance": web.MoneyString(b.Minor, b.Currency), "currency_code": b.Currency, "formatted": web.FormatMoney(b.Minor, b.Currency, web.LocaleOf(c))}
+	if b.Owed > 0 {
+		// Only with an open offer debt, which the balance repays before it grows.
+		out["owed"] = web.MoneyString(b.Owed, b.Currency)
+	}
+	return c.JSON(out)
 }
 
 // apiQuery reads the spec's transactions/paged query: competitions=yes or redemptions=yes
@@ -144,7 +163,7 @@ func (m *Module) apiPaged(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"transactions": listJSON(rows), "page": q.Page, "pageSize": q.PageSize, "hasMore": more, "filter": q.Filter})
+	return c.JSON(fiber.Map{"transactions": m.listJSON(c, rows), "page": q.Page, "pageSize": q.PageSize, "hasMore": more, "filter": q.Filter})
 }
 
 // GET /api/v3/transactions/full: the member's whole history by month (spec "Transaction
@@ -190,7 +209,7 @@ func (m *Module) apiTransfers(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"transactions": listJSON(rows), "page": page, "pageSize": size, "hasMore": more})
+	return c.JSON(fiber.Map{"transactions": m.listJSON(c, rows), "page": page, "pageSize": size, "hasMore": more})
 }
 
 // ReportJSON is a transaction report in the API (spec "Transaction report": campaignUuid,

@@ -181,6 +181,7 @@ func (f *fixture) gapless(pid string) []Entry {
 type state struct {
 	Wallet  bool
 	Balance int64
+	Owed    int64
 	Count   int64
 	Months  []MonthSummary
 }
@@ -189,7 +190,9 @@ func (f *fixture) state(panel *web.Panel, pid string) state {
 	f.t.Helper()
 	months, err := f.m.Months(f.ctx, pid, FilterMostRecent, time.Time{}, time.Time{})
 	require.NoError(f.t, err)
-	return state{Wallet: f.hasWallet(pid), Balance: f.balance(panel, pid), Count: f.count(pid), Months: months}
+	owed, err := f.m.Owed(f.ctx, pid)
+	require.NoError(f.t, err)
+	return state{Wallet: f.hasWallet(pid), Balance: f.balance(panel, pid), Owed: owed, Count: f.count(pid), Months: months}
 }
 
 // at sets the clock.

@@ -98,14 +98,16 @@ func (mv Movement) check(sign int64) error {
 		return ErrAmount
 	case !strings.EqualFold(mv.Currency, mv.Panel.CurrencyCode):
 		return fmt.Errorf("%s for a %s panel: %w", mv.Currency, mv.Panel.CurrencyCode, ErrCurrency)
-	case mv.Origin != OriginCampaign && mv.Origin != OriginRedeem && mv.Origin != OriginManual:
+	case mv.Origin != OriginCampaign && mv.Origin != OriginRedeem && mv.Origin != OriginManual && mv.Origin != OriginOffer,
+		mv.Origin == OriginOffer && sign <= 0: // an offer only credits; ReverseTx takes it back
 		return fmt.Errorf("%q: %w", mv.Origin, ErrOrigin)
 	}
 	return nil
 }
 
 // move writes one entry: lock the wallet row, check the key, the currency and the balance,
-// then update the wallet, append the entry and count it in its month.
+// then update the wallet, append the entry and count it in its month. A credit while an offer
+// debt is open also writes the recovery that repays it (recover).
 func (m *Module) move(tx *gorm.DB, mv Movement, sign int64) (*Entry, bool, error) {
 	if err := mv.check(sign); err != nil {
 		return nil, false, err
@@ -138,16 +140,15 @@ func (m *Module) move(tx *gorm.DB, mv Movement, sign int64) (*Entry, bool, error
 		return nil, false, fmt.Errorf("wallet in %s, movement in %s: %w", w.CurrencyCode, currency, ErrCurrency)
 	}
 	if mv.Key != "" {
-		var prior Entry
-		err := tx.Where("participant_id = ? AND natural_key = ?", mv.ParticipantID, mv.Key).Take(&prior).Error
-		if err == nil {
-			if prior.AmountMinor != sign*mv.Amount || prior.Origin != mv.Origin {
+		prior, err := entryByKey(tx, mv.ParticipantID, mv.Key)
+		if err != nil {
+			return nil, false, err
+		}
+		if prior != nil {
+			if prior.AmountMinor != sign*mv.Amount || prior.Origin != mv.Origin || prior.DebtMinor != 0 {
 				return nil, false, fmt.Errorf("key %s: %w", mv.Key, ErrKeyReused)
 			}
-			return &prior, false, nil
-		}
-		if !errors.Is(err, gorm.ErrRecordNotFound) {
-			return nil, false, fmt.Errorf("look up ledger key %s: %w", mv.Key, err)
+			return prior, false, nil
 		}
 	}
 	balance := w.BalanceMinor + sign*mv.Amount
@@ -160,48 +161,88 @@ func (m *Module) move(tx *gorm.DB, mv Movement, sign int64) (*Entry, bool, error
 		Competition: mv.Competition, CampaignID: optional(mv.CampaignID), RedemptionID: optional(mv.RedemptionID),
 		Title: mv.Title, Reason: mv.Reason, Operator: mv.Operator, NaturalKey: optional(mv.Key), CreatedAt: now,
 	}
-	// The WHERE repeats what the lock guarantees, so a broken lock can never overdraw.
-	res := tx.Exec(`UPDATE wallets SET balance_minor = ?, entry_count = ?, updated_at = ?
-		WHERE participant_id = ? AND entry_count = ? AND balance_minor + ? >= 0`,
-		balance, e.Seq, now, mv.ParticipantID, w.EntryCount, sign*mv.Amount)
+	entries := []*Entry{e}
+	if sign > 0 && w.OwedMinor > 0 {
+		entries = append(entries, recovery(e, w.OwedMinor))
+	}
+	if err := write(tx, w, now, entries); err != nil {
+		return nil, false, err
+	}
+	return e, true, nil
+}
+
+// entryByKey is the member's entry with a natural key, or nil.
+func entryByKey(tx *gorm.DB, participantID, key string) (*Entry, error) {
+	var e Entry
+	err := tx.Where("participant_id = ? AND natural_key = ?", participantID, key).Take(&e).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("look up ledger key %s: %w", key, err)
+	}
+	return &e, nil
+}
+
+// write appends entries (numbered after the wallet's last, each with its balance after) to a
+// locked wallet w, sets the wallet to where the last leaves it, and counts them in their
+// month. The wallet is updated once, so its CHECKs see only the end state: a credit and its
+// recovery pass through a balance beside a debt, which the table refuses to hold.
+func write(tx *gorm.DB, w *Wallet, now time.Time, entries []*Entry) error {
+	last := entries[len(entries)-1]
+	var delta, debt, credited, debited int64
+	competitions, redemptions := 0, 0
+	for _, e := range entries {
+		delta += e.AmountMinor
+		debt += e.DebtMinor
+		if e.AmountMinor > 0 {
+			credited += e.AmountMinor
+		} else {
+			debited -= e.AmountMinor
+		}
+		if e.Competition {
+			competitions++
+		}
+		if e.Origin == OriginRedeem {
+			redemptions++
+		}
+	}
+	if last.Seq != w.EntryCount+int64(len(entries)) || last.BalanceAfter != w.BalanceMinor+delta {
+		return fmt.Errorf("entries of %s do not follow their wallet", w.ParticipantID) // a bug, never a race
+	}
+	// The WHERE repeats what the lock guarantees, so a broken lock can never overdraw or lose
+	// a debt: the wallet must still be exactly as read.
+	res := tx.Exec(`UPDATE wallets SET balance_minor = ?, owed_minor = ?, entry_count = ?, updated_at = ?
+		WHERE participant_id = ? AND entry_count = ? AND balance_minor = ? AND owed_minor = ?`,
+		last.BalanceAfter, w.OwedMinor+debt, last.Seq, now, w.ParticipantID, w.EntryCount, w.BalanceMinor, w.OwedMinor)
 	if res.Error != nil {
-		return nil, false, fmt.Errorf("update wallet of %s: %w", mv.ParticipantID, res.Error)
+		return fmt.Errorf("update wallet of %s: %w", w.ParticipantID, res.Error)
 	}
 	if res.RowsAffected != 1 {
-		return nil, false, fmt.Errorf("wallet of %s changed under its lock: %w", mv.ParticipantID, errConflict)
+		return fmt.Errorf("wallet of %s changed under its lock: %w", w.ParticipantID, errConflict)
 	}
-	if err := tx.Create(e).Error; err != nil {
-		return nil, false, fmt.Errorf("append ledger entry: %w", err)
-	}
-	credited, debited, redemptions, competitions := e.AmountMinor, int64(0), 0, 0
-	if sign <= 0 {
-		credited, debited = 0, mv.Amount
-	}
-	if mv.Origin == OriginRedeem {
-		redemptions = 1
-	}
-	if mv.Competition {
-		competitions = 1
+	if err := tx.Create(entries).Error; err != nil {
+		return fmt.Errorf("append ledger entry: %w", err)
 	}
 	if err := tx.Exec(`INSERT INTO ledger_months (participant_id, year, month, entries, competitions, redemptions, credited_minor, debited_minor)
-		VALUES (?, ?, ?, 1, ?, ?, ?, ?)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (participant_id, year, month) DO UPDATE SET
-			entries = ledger_months.entries + 1,
+			entries = ledger_months.entries + excluded.entries,
 			competitions = ledger_months.competitions + excluded.competitions,
 			redemptions = ledger_months.redemptions + excluded.redemptions,
 			credited_minor = ledger_months.credited_minor + excluded.credited_minor,
 			debited_minor = ledger_months.debited_minor + excluded.debited_minor`,
-		mv.ParticipantID, now.Year(), int(now.Month()), competitions, redemptions, credited, debited).Error; err != nil {
-		return nil, false, fmt.Errorf("count ledger month: %w", err)
+		w.ParticipantID, now.Year(), int(now.Month()), len(entries), competitions, redemptions, credited, debited).Error; err != nil {
+		return fmt.Errorf("count ledger month: %w", err)
 	}
-	return e, true, nil
+	return nil
 }
 
 // lockWallet reads the wallet row and holds it until the transaction ends: FOR UPDATE on
 // PostgreSQL; on SQLite every write transaction begins IMMEDIATE and so already holds the
 // database's write lock.
 func lockWallet(tx *gorm.DB, participantID string) (*Wallet, error) {
-	q := `SELECT participant_id, panel_id, currency_code, balance_minor, entry_count, seen_seq, updated_at FROM wallets WHERE participant_id = ?`
+	q := walletSQL
 	if migrations.DialectOf(tx) == migrations.Postgres {
 		q += ` FOR UPDATE`
 	}

@@ -1,6 +1,7 @@
 // Package wallet owns members' money: the append-only ledger and the balance it sums to,
 // the transactions calls and page, the balance in every private page's header and the
-// payment notification. Other modules move money only through Credit and Debit.
+// payment notification. Other modules move money only through Credit and Debit (and an
+// offers provider's reversals through ReverseTx: see offers.go).
 package wallet
 
 import (

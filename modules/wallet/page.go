@@ -67,13 +67,13 @@ func (m *Module) MemberJoin() web.MemberJoin {
 		When:    func(c fiber.Ctx) bool { return !web.IsAPI(c) || c.Path() == balancePath },
 		Scan: func() ([]any, func(fiber.Ctx)) {
 			var pid, panelID, currency sql.NullString
-			var balance, entries, seen sql.NullInt64
+			var balance, owed, entries, seen sql.NullInt64
 			var updated sql.NullTime
-			return []any{&pid, &panelID, &currency, &balance, &entries, &seen, &updated}, func(c fiber.Ctx) {
+			return []any{&pid, &panelID, &currency, &balance, &owed, &entries, &seen, &updated}, func(c fiber.Ctx) {
 				var w *Wallet // none before the first entry
 				if pid.Valid {
 					w = &Wallet{ParticipantID: pid.String, PanelID: panelID.String, CurrencyCode: currency.String, BalanceMinor: balance.Int64,
-						EntryCount: entries.Int64, SeenSeq: seen.Int64, UpdatedAt: updated.Time}
+						OwedMinor: owed.Int64, EntryCount: entries.Int64, SeenSeq: seen.Int64, UpdatedAt: updated.Time}
 				}
 				c.Locals(walletKey{}, w)
 			}
@@ -189,6 +189,9 @@ func (m *Module) transactionsPage(c fiber.Ctx) error {
 	props := view.TransactionsProps{
 		Balance: web.FormatMoney(b.Minor, b.Currency, lang), Filter: string(form.Filter),
 		After: form.After, Before: form.Before, AfterError: form.AfterError, BeforeError: form.BeforeError, Results: results,
+	}
+	if b.Owed > 0 {
+		props.Owed = web.FormatMoney(b.Owed, b.Currency, lang)
 	}
 	type option struct {
 		Value string `json:"value"`
@@ -343,10 +346,13 @@ func (m *Module) row(c fiber.Ctx, e Entry) view.Row {
 		Date: m.kit.T(c, "transactions.date", map[string]any{"Day": at.Day(), "Month": m.kit.T(c, fmt.Sprintf("month_short.%d", int(at.Month())), nil)}),
 	}
 	if r.Title == "" {
-		r.Title = m.kit.T(c, "transactions.origin_"+string(e.Origin), nil)
+		r.Title = m.kit.T(c, "transactions."+e.Kind(), nil)
 	}
 	if e.Origin == OriginManual {
 		r.Detail = e.Reason
+	}
+	if e.DebtMinor > 0 { // a reversal the balance could not cover
+		r.Detail = m.kit.T(c, "transactions.offer_owed_detail", map[string]any{"Amount": web.FormatMoney(e.DebtMinor, e.CurrencyCode, lang)})
 	}
 	switch {
 	case e.AmountMinor > 0:

@@ -156,20 +156,23 @@ type Mismatch struct {
 	Sum           int64
 	CachedCount   int64
 	Count         int64
+	CachedOwed    int64 // the wallet's open offer debt
+	Debt          int64 // the sum of the entries' debt_minor
 }
 
 // Reconcile checks every wallet (or one member's) against its entries: the cached balance
-// equals the sum of the entries, the entry counter their number, and the month counts add
-// up to it too.
+// equals the sum of the entries, the entry counter their number, the month counts add up to
+// it too, and the open offer debt is the sum of the entries' debts.
 func (m *Module) Reconcile(ctx context.Context, participantID string) ([]Mismatch, error) {
-	q := `SELECT w.participant_id, w.balance_minor AS cached, COALESCE(e.total, 0) AS sum, w.entry_count AS cached_count, COALESCE(e.n, 0) AS count
+	q := `SELECT w.participant_id, w.balance_minor AS cached, COALESCE(e.total, 0) AS sum, w.entry_count AS cached_count, COALESCE(e.n, 0) AS count,
+			w.owed_minor AS cached_owed, COALESCE(e.debt, 0) AS debt
 		FROM wallets w
-		LEFT JOIN (SELECT participant_id, SUM(amount_minor) AS total, COUNT(*) AS n, MAX(seq) AS top FROM ledger_entries GROUP BY participant_id) e
+		LEFT JOIN (SELECT participant_id, SUM(amount_minor) AS total, COUNT(*) AS n, MAX(seq) AS top, SUM(debt_minor) AS debt FROM ledger_entries GROUP BY participant_id) e
 			ON e.participant_id = w.participant_id
 		LEFT JOIN (SELECT participant_id, SUM(entries) AS n, SUM(credited_minor) - SUM(debited_minor) AS net FROM ledger_months GROUP BY participant_id) mo
 			ON mo.participant_id = w.participant_id
 		WHERE (w.balance_minor <> COALESCE(e.total, 0) OR w.entry_count <> COALESCE(e.n, 0) OR COALESCE(e.top, 0) <> COALESCE(e.n, 0)
-			OR COALESCE(mo.n, 0) <> COALESCE(e.n, 0) OR COALESCE(mo.net, 0) <> COALESCE(e.total, 0))`
+			OR COALESCE(mo.n, 0) <> COALESCE(e.n, 0) OR COALESCE(mo.net, 0) <> COALESCE(e.total, 0) OR w.owed_minor <> COALESCE(e.debt, 0))`
 	args := []any{}
 	if participantID != "" {
 		q += ` AND w.participant_id = ?`

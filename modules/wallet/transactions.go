@@ -41,10 +41,11 @@ type Query struct {
 	PageSize int
 }
 
-// Balance is a member's balance with the panel's currency.
+// Balance is a member's balance with the panel's currency, and their open offer debt.
 type Balance struct {
 	Minor    int64
 	Currency string
+	Owed     int64 // reversed offer credits the balance could not cover; while > 0, Minor is 0
 }
 
 // Balance reads the cached balance (a member without entries has zero in the panel's currency).
@@ -61,7 +62,7 @@ func balanceOf(panel *web.Panel, w *Wallet) Balance {
 	if w == nil || w.PanelID != panel.ID {
 		return Balance{Currency: panel.CurrencyCode}
 	}
-	return Balance{Minor: w.BalanceMinor, Currency: w.CurrencyCode}
+	return Balance{Minor: w.BalanceMinor, Currency: w.CurrencyCode, Owed: w.OwedMinor}
 }
 
 // wallet returns the member's wallet row, or nil before their first entry. Every member page
@@ -80,14 +81,14 @@ func (m *Module) wallet(ctx context.Context, participantID string) (*Wallet, err
 		return nil, nil
 	}
 	var w Wallet
-	if err := rows.Scan(&w.ParticipantID, &w.PanelID, &w.CurrencyCode, &w.BalanceMinor, &w.EntryCount, &w.SeenSeq, &w.UpdatedAt); err != nil {
+	if err := rows.Scan(&w.ParticipantID, &w.PanelID, &w.CurrencyCode, &w.BalanceMinor, &w.OwedMinor, &w.EntryCount, &w.SeenSeq, &w.UpdatedAt); err != nil {
 		return nil, fmt.Errorf("load wallet of %s: %w", participantID, err)
 	}
 	return &w, nil
 }
 
 // walletColumns are what wallet scans, in the model's field order.
-var walletColumns = []string{"participant_id", "panel_id", "currency_code", "balance_minor", "entry_count", "seen_seq", "updated_at"}
+var walletColumns = []string{"participant_id", "panel_id", "currency_code", "balance_minor", "owed_minor", "entry_count", "seen_seq", "updated_at"}
 
 var walletSQL = "SELECT " + strings.Join(walletColumns, ", ") + " FROM wallets WHERE participant_id = ?"
 

@@ -1,0 +1,12 @@
+package wallet
+
+import (
+	"testing"
+
+	"github.com/canvass/canvass/migrations/dbtest"
+	"gorm.io/gorm"
+)
+
+func TestTheWalletsModelsMatchTheMigratedSchema(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *gorm.DB) { dbtest.ModelsMatchSchema(t, db, Models()...) })
+}
