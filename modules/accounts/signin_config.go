@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -44,7 +43,7 @@ func (s SignInSpec) Validate() error {
 			errs = append(errs, fmt.Errorf("sign_in.%s.client_secret: required", name))
 		}
 		for field, v := range map[string]string{"issuer": p.Issuer, "auth_url": p.AuthURL, "token_url": p.TokenURL, "api_url": p.APIURL} {
-			if v != "" && !endpointURL(v) {
+			if v != "" && !web.EndpointURL(v) {
 				errs = append(errs, fmt.Errorf("sign_in.%s.%s: %q must be an https address (http only on this machine)", name, field, v))
 			}
 		}
@@ -53,22 +52,6 @@ func (s SignInSpec) Validate() error {
 		}
 	}
 	return errors.Join(errs...)
-}
-
-// endpointURL accepts https addresses, and http ones on loopback (local providers): a
-// provider's secret never travels in the clear off this machine.
-func endpointURL(v string) bool {
-	u, err := url.Parse(v)
-	if err != nil || u.Host == "" || u.User != nil {
-		return false
-	}
-	switch u.Scheme {
-	case "https":
-		return true
-	case "http":
-		return web.LoopbackHost(u.Hostname())
-	}
-	return false
 }
 
 // ValidateSignIn lists every problem of a tenant file's sign_in and captcha parts, so that

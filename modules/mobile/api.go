@@ -7,22 +7,6 @@ import (
 	"github.com/gofiber/fiber/v3"
 )
 
-// sameSiteGET guards the spec's state-changing GETs. The session cookie is SameSite=Lax, so
-// a link on another site would carry it, and the CSRF middleware lets GETs through. A
-// request passes when it cannot have come from another site: it names the member by a
-// pp-token (header or query, which another site cannot know), it carries the XSRF header,
-// or the browser says it came from our own origin.
-func sameSiteGET(c fiber.Ctx) error {
-	switch {
-	case c.Get("pp-token") != "", c.Query("pp-token") != "", c.Query("token") != "":
-	case web.CSRFMatches(c, c.Get(web.CSRFHeader)):
-	case c.Get("Sec-Fetch-Site") == "same-origin":
-	default:
-		return web.Fail(fiber.StatusForbidden, "error.csrf", nil)
-	}
-	return c.Next()
-}
-
 // mobileJSON is the spec's Mobile entity (section 3); absent values are null.
 type mobileJSON struct {
 	MobileNumber           *string    `json:"mobileNumber"`

@@ -83,11 +83,11 @@ func (m *Module) Routes(r fiber.Router) {
 	private := m.guard.Private()
 
 	// Account host API (spec section 7). The spec makes three of them GETs that change
-	// state, so those also refuse requests another site could have made (sameSiteGET).
-	r.Get("/ah/api/v1/mobile/validate", api, sameSiteGET, m.apiValidate)
+	// state, so those also refuse requests another site could have made (web.SameSiteGET).
+	r.Get("/ah/api/v1/mobile/validate", api, web.SameSiteGET, m.apiValidate)
 	r.Post("/ah/api/v1/verification/sms", api, m.apiSend)
-	r.Get("/ah/api/v1/verification/sms", api, sameSiteGET, m.apiCheck)
-	r.Get("/ah/api/v1/mobile/reverify", api, sameSiteGET, m.apiReverify)
+	r.Get("/ah/api/v1/verification/sms", api, web.SameSiteGET, m.apiCheck)
+	r.Get("/ah/api/v1/mobile/reverify", api, web.SameSiteGET, m.apiReverify)
 	r.Get("/ah/api/v1/user/mobile", api, m.apiMobile)
 
 	// The member's page; plain forms, so it works without JavaScript.

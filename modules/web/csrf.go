@@ -143,3 +143,22 @@ func IsJSONRequest(c fiber.Ctx) bool {
 	mt := strings.ToLower(strings.TrimSpace(strings.Split(string(c.Request().Header.ContentType()), ";")[0]))
 	return mt == fiber.MIMEApplicationJSON
 }
+
+// SameSiteGET guards GETs that change something (the spec's mobile/validate, an offer's start
+// link). The session cookie is SameSite=Lax, so a link on another site would carry it, and the
+// CSRF middleware lets GETs through. A request passes when it cannot have come from another
+// site: it names the member by a pp-token (header or query, which another site cannot know), it
+// carries the XSRF header, or the browser says it came from our own origin or from the member
+// (Sec-Fetch-Site same-origin or none; without that header, a Referer of this origin).
+func SameSiteGET(c fiber.Ctx) error {
+	site := c.Get("Sec-Fetch-Site")
+	switch {
+	case c.Get("pp-token") != "", c.Query("pp-token") != "", c.Query("token") != "":
+	case CSRFMatches(c, c.Get(CSRFHeader)):
+	case site == "same-origin", site == "none":
+	case site == "" && strings.HasPrefix(c.Get(fiber.HeaderReferer), c.BaseURL()+"/"):
+	default:
+		return Fail(fiber.StatusForbidden, "error.csrf", nil)
+	}
+	return c.Next()
+}

@@ -69,3 +69,19 @@ func LoopbackHost(host string) bool {
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
 }
+
+// EndpointURL accepts a provider's address: https, or http on loopback (local providers and
+// test fakes), so that a provider's secret never travels in the clear off this machine.
+func EndpointURL(v string) bool {
+	u, err := url.Parse(v)
+	if err != nil || u.Host == "" || u.User != nil {
+		return false
+	}
+	switch u.Scheme {
+	case "https":
+		return true
+	case "http":
+		return LoopbackHost(u.Hostname())
+	}
+	return false
+}
