@@ -43,6 +43,15 @@ type ProfilePic struct {
 	URL string `json:"url"`
 }
 
+// Tracking gives the member's ids at third parties for the profile's trackingIds (the offers
+// module: hasOffersId, the member's sub-id at the panel's offers provider).
+type Tracking interface {
+	TrackingIDs(ctx context.Context, panel *web.Panel, participantID string) (map[string]string, error)
+}
+
+// SetTracking plugs in the profile's trackingIds; call it while wiring the app.
+func (m *Module) SetTracking(t Tracking) { m.svc.tracking = t }
+
 // Profile builds the profile of the signed-in member; origin is the instance URL (same origin).
 func (s *Service) Profile(ctx context.Context, panel *web.Panel, m *web.Member, origin string) (*UserProfile, error) {
 	ah, err := s.store.Holder(ctx, m.AccountHolderID)
@@ -68,12 +77,18 @@ func (s *Service) Profile(ctx context.Context, panel *web.Panel, m *web.Member, 
 	if err != nil {
 		return nil, err
 	}
+	tracking := map[string]string{}
+	if s.tracking != nil {
+		if tracking, err = s.tracking.TrackingIDs(ctx, panel, p.ID); err != nil {
+			return nil, err
+		}
+	}
 	return &UserProfile{
 		PPToken: m.Token, PPUUID: p.ID, GUID: ah.ID, InstanceURL: origin, InstanceCode: panel.InstanceCode,
 		InstanceKey: panel.InstanceKey, PanelKey: panel.Key, LanguageCode: ah.LanguageCode,
 		AcceptedTermsConditions: ah.AcceptedTermsAt != nil, EmailValidated: ah.EmailValidatedAt != nil,
 		PlatformName: panel.Name, IsEligibleToRefer: p.IsEligibleToRefer, Metadata: md,
-		ProfilePics: pics, TrackingIDs: map[string]string{}, OAuthConnections: conns,
+		ProfilePics: pics, TrackingIDs: tracking, OAuthConnections: conns,
 		Email: ah.Email, Username: ah.Username, FirstName: ah.FirstName, LastName: ah.LastName,
 		HasPassword: ah.PasswordHash != "",
 	}, nil

@@ -58,6 +58,8 @@ type Service struct {
 	memberSettings
 	// joinHooks, when plugged in, follows sign-ups through invitations and partner codes.
 	joinHooks JoinHooks
+	// tracking fills the profile's trackingIds (nil: none).
+	tracking Tracking
 }
 
 // RegisterInput is the sign-up payload.
