@@ -191,6 +191,7 @@ var a11ySkipped = map[string]string{
 	"/survey/:campaignUuid/preview/:lang/:exp/:sig/go": "JSON for the preview's survey box",
 	"/settings/connections/:provider":                  "redirects to the provider (its page is walked in \"sign in with a provider\")",
 	"/media/profile-pics/:key":                         "an image (the member's own picture), not a page",
+	"/offers/start/:id":                                "redirects to the offers provider (the local one's page is its own)",
 }
 
 // a11yVisits are every page the app renders, in the states worth checking. The 404 page has
@@ -450,6 +451,13 @@ func a11yVisits() []a11yVisit {
 			w.submit(s, "form[action='/referrals'] button[type=submit]") // no address: refused
 			s.p().MustElement("#f-email[aria-invalid=true]")
 			w.check(s, "referrals, refused")
+		}},
+		{name: "offers and games", routes: []string{"/offers", "/offers/view/:id"}, who: a11yMember, run: func(w *a11yWalk, s *a11ySession) {
+			w.open(s, "/offers")
+			w.check(s, "offers and games")
+			w.open(s, *s.p().MustElement(".offer-card a.button").MustAttribute("href"))
+			s.p().MustElement("#offer-start")
+			w.check(s, "an offer")
 		}},
 		{name: "a partner's code, member", routes: []string{"/affiliates/:code"}, who: a11yMember, run: func(w *a11yWalk, s *a11ySession) {
 			_, code := a11yReferral(s.tenant.key)
@@ -929,6 +937,7 @@ func TestInChromiumAxeFindsNoWCAGViolationOnAnyPageInAnyLanguageOrWidth(t *testi
 	src := axeSource(t)
 	b := newBrowserEnv(t)
 	b.withLocalSignIn(t) // the login, join and settings pages show the providers
+	b.withLocalOffers(t) // both panels have offers and games
 	visits := a11yVisits()
 
 	// Every page route is walked or skipped with its reason, and neither list names a route

@@ -12,6 +12,7 @@ import (
 
 	"github.com/canvass/canvass/modules/accounts"
 	"github.com/canvass/canvass/modules/campaigns"
+	"github.com/canvass/canvass/modules/offers"
 	"github.com/canvass/canvass/modules/tenancy"
 	"github.com/canvass/canvass/modules/web"
 	"gopkg.in/yaml.v3"
@@ -114,8 +115,8 @@ func LoadDemo(ctx context.Context, app *App) error {
 }
 
 // applyDemoSignIn points both demo panels' Google, Facebook and X sign-in at the local
-// development provider, and gives Northwind the local captcha after 3 failed logins or
-// sign-ups. Only a demo server outside production has the local providers.
+// development provider, gives Northwind the local captcha after 3 failed logins or sign-ups,
+// and both panels the local offers provider. Only a demo server outside production has the local providers.
 func applyDemoSignIn(ctx context.Context, app *App, spec tenancy.PanelSpec) error {
 	if app.dev == nil {
 		return nil
@@ -133,6 +134,9 @@ func applyDemoSignIn(ctx context.Context, app *App, spec tenancy.PanelSpec) erro
 	}
 	if err := app.Accounts.ApplySignIn(ctx, spec.ID, signIn, cs); err != nil {
 		return fmt.Errorf("demo sign-in of %s: %w", spec.Key, err)
+	}
+	if err := app.Offers.Apply(ctx, spec.ID, app.dev.offersSpec(spec.Key)); err != nil {
+		return fmt.Errorf("demo offers of %s: %w", spec.Key, err)
 	}
 	return nil
 }
@@ -190,7 +194,7 @@ func applyTenantFiles(ctx context.Context, app *App, files []string, log *slog.L
 			errs = append(errs, fmt.Errorf("%s: %w", name, err))
 			continue
 		}
-		if err := accounts.ValidateSignIn(signIn.SignIn, signIn.Captcha); err != nil {
+		if err := errors.Join(accounts.ValidateSignIn(signIn.SignIn, signIn.Captcha), signIn.Offers.Validate()); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", name, err))
 			continue
 		}
@@ -212,18 +216,23 @@ func applyTenantFiles(ctx context.Context, app *App, files []string, log *slog.L
 			errs = append(errs, fmt.Errorf("%s: %w", name, err))
 			continue
 		}
+		if err := app.Offers.Apply(ctx, id, signIn.Offers); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", name, err))
+			continue
+		}
 		log.Info("tenant applied", "file", name, "panel", spec.Key, "uuid", id, "hosts", spec.Hosts)
 		reportThemeContrast(out, spec.Key, spec.AppTheme)
 	}
 	return errors.Join(errs...)
 }
 
-// tenantSignIn is the accounts part of a tenant file: `sign_in:` (providers) and `captcha:`.
-// A secret written as env:NAME is read from that environment variable, so tenant files can be
-// committed without secrets.
+// tenantSignIn is the third-party part of a tenant file: `sign_in:` (providers), `captcha:` and
+// `offers:` (the offers provider). A secret written as env:NAME is read from that environment
+// variable, so tenant files can be committed without secrets.
 type tenantSignIn struct {
 	SignIn  accounts.SignInSpec   `yaml:"sign_in"`
 	Captcha *accounts.CaptchaSpec `yaml:"captcha"`
+	Offers  *offers.Spec          `yaml:"offers"`
 }
 
 func (t *tenantSignIn) resolve(getenv func(string) string) error {
@@ -246,6 +255,10 @@ func (t *tenantSignIn) resolve(getenv func(string) string) error {
 	}
 	if t.Captcha != nil {
 		t.Captcha.Secret = secret("captcha.secret", t.Captcha.Secret)
+	}
+	if t.Offers != nil {
+		t.Offers.APIKey = secret("offers.api_key", t.Offers.APIKey)
+		t.Offers.PostbackSecret = secret("offers.postback_secret", t.Offers.PostbackSecret)
 	}
 	return errors.Join(errs...)
 }

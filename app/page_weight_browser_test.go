@@ -294,6 +294,7 @@ func TestInChromiumPagesStayWithinTheirWeightBudgetsOnTheWire(t *testing.T) {
 	control, controlFile, controlSize := heaviestControl(t)
 	t.Logf("the heaviest answer control is %s (%s, %d B gzip with the chunks it adds)", control, controlFile, controlSize)
 	importHeaviestControlCampaign(t, b.env, control)
+	b.withLocalOffers(t)
 	g := decodeJSON[goResultJSON](t, b.member().get("/api/v1/demo/campaigns/"+heaviestControlID+"/go"), http.StatusOK)
 	require.NotNil(t, g.Question)
 	require.Equal(t, control, g.Question.ControlType, "the started campaign asks with the heaviest control first")
@@ -315,6 +316,7 @@ func TestInChromiumPagesStayWithinTheirWeightBudgetsOnTheWire(t *testing.T) {
 		{"redemptions", "localhost", "/redemptions", budgetJSNoIsland, ""},
 		{"settings", "localhost", "/settings", budgetJSNoIsland, ""},
 		{"mobile verification", "localhost", "/settings/mobile", budgetJSNoIsland, ""},
+		{"offers and games", "localhost", "/offers", budgetJSNoIsland, ""},
 		{"survey box with " + control, "localhost", "/survey/" + heaviestControlID, budgetJSSurvey,
 			fmt.Sprintf(`() => !!document.querySelector(%q) && performance.getEntriesByType('resource').some(e => e.name.includes(%q)) && !document.querySelector('[data-island="survey-box"] .spinner')`, surveyIsland, controlFile)},
 	}

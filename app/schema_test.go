@@ -10,6 +10,7 @@ import (
 	"github.com/canvass/canvass/modules/events"
 	"github.com/canvass/canvass/modules/feed"
 	"github.com/canvass/canvass/modules/mobile"
+	"github.com/canvass/canvass/modules/offers"
 	"github.com/canvass/canvass/modules/postcodes"
 	"github.com/canvass/canvass/modules/ratelimit"
 	"github.com/canvass/canvass/modules/redemptions"
@@ -26,7 +27,7 @@ func allModels() []any {
 	for _, models := range [][]any{
 		tenancy.Models(), accounts.Models(), ratelimit.Models(), campaigns.Models(), feed.Models(), surveys.Models(),
 		events.Models(), wallet.Models(), postcodes.Models(), mobile.Models(), redemptions.Models(), competitions.Models(),
-		referrals.Models(),
+		referrals.Models(), offers.Models(),
 	} {
 		out = append(out, models...)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/canvass/canvass/modules/home"
 	"github.com/canvass/canvass/modules/mailer"
 	"github.com/canvass/canvass/modules/mobile"
+	"github.com/canvass/canvass/modules/offers"
 	"github.com/canvass/canvass/modules/onboarding"
 	"github.com/canvass/canvass/modules/postcodes"
 	"github.com/canvass/canvass/modules/ratelimit"
@@ -57,6 +58,7 @@ type App struct {
 	Onboarding *onboarding.Module
 	// Referrals: members' invitations of friends and their rewards, partners' codes, the feed's cards.
 	Referrals *referrals.Module
+	Offers    *offers.Module
 	// dev holds the local development sign-in and captcha providers (demo outside production).
 	dev *devProviders
 	// partner is the demo's partner site that frames the widgets (demo outside production).
@@ -166,6 +168,12 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	a.Accounts.JoinMember(a.Accounts.AddressJoin(referrals.ShowsBlades)) // the "complete your address" card
 	a.Accounts.OnClose(a.Referrals.EraseMember)                          // the friends a member invited
 	a.Feed.SetBlades(a.Referrals.FeedBlades)
+	a.Offers = offers.New(offers.Deps{
+		DB: db, Kit: kit, Log: log, Guard: a.Accounts, Ledger: a.Wallet, Limiter: limiter, Country: memberCountry(a.Accounts),
+		CacheTTL: cmp.Or(cfg.PanelCacheTTL, tenancy.DefaultCacheTTL),
+	})
+	a.Accounts.OnClose(a.Offers.EraseMember) // the member's sub-id, offer rows and reports
+	a.Accounts.SetTracking(a.Offers)         // the profile's trackingIds.hasOffersId
 	a.Home = home.New(kit, a.Accounts, func(ctx context.Context) error {
 		sqlDB, err := db.DB()
 		if err != nil {
@@ -227,12 +235,25 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	a.Competitions.Routes(f)
 	a.Onboarding.Routes(f)
 	a.Referrals.Routes(f)
+	a.Offers.Routes(f)
 	a.Home.SetFeed(a.Feed.Page)
 	a.Home.SetVisitorRoot(a.Onboarding.VisitorRoot)
 	a.Home.Routes(f)
 	f.Use(a.Home.Fallback)
 	a.Fiber = f
 	return a, nil
+}
+
+// memberCountry is the signed-in member's country for the offers provider's lists: the
+// country of their postal address, "" when they have given none.
+func memberCountry(acc *accounts.Module) func(c fiber.Ctx) string {
+	return func(c fiber.Ctx) string {
+		a, err := acc.Service().PostalAddress(c.Context(), web.MemberOf(c).ParticipantID)
+		if err != nil || a == nil {
+			return ""
+		}
+		return a.Country
+	}
 }
 
 // transactionReports lets user/reports list the wallet's transaction reports beside the
@@ -301,6 +322,8 @@ var (
 	_ accounts.JoinHooks         = (*referrals.Service)(nil)
 	_ referrals.Members          = (*accounts.Module)(nil)
 	_ referrals.Ledger           = (*wallet.Module)(nil)
+	_ offers.Ledger              = (*wallet.Module)(nil)
+	_ accounts.Tracking          = (*offers.Module)(nil)
 	_ referrals.Mobile           = (*mobile.Module)(nil)
 	_ accounts.Postcodes         = accountsPostcodes{}
 	_ accounts.Ledger            = accountsLedger{}
