@@ -11,6 +11,7 @@ import (
 
 	"github.com/canvass/canvass/modules/offers"
 	"github.com/canvass/canvass/modules/offers/offerstest"
+	"github.com/google/uuid"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -264,4 +265,46 @@ offers:
 	err := applyTenantFiles(context.Background(), e.app, []string{file}, testLogger(t), &strings.Builder{})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "offers.postback_secret: at least 16 characters")
+}
+
+func TestAReversalAfterARealRedemptionLeavesADebtThatBlocksRedeemingUntilEarningsCoverIt(t *testing.T) {
+	eachDialect(t, func(t *testing.T, e *env) {
+		e.withFakeOffers(t, "demo")
+		c := e.member().api()
+		started := decodeJSON[struct {
+			RedirectURL string `json:"redirectUrl"`
+		}](t, c.postJSON("/api/v3/offers_and_games/start-offer", `{"offerId":"survey-app"}`), http.StatusOK)
+		u, err := url.Parse(started.RedirectURL)
+		require.NoError(t, err)
+		sub := u.Query().Get("sub_id")
+		secret := demoOffersSecret + "-demo"
+		credit := offerstest.PostbackParams{SubID: sub, TransactionID: "big-1", OfferID: "survey-app", OfferName: "Survey App Pro", Amount: "10.00", Status: "credited"}
+		require.Equal(t, http.StatusOK, e.sendPostback(t, "localhost", "demo", secret, credit).StatusCode)
+		assert.Equal(t, "35.00", e.balanceOf(c))
+
+		res := c.redeemCall(uuid.NewString(), `{"redemptionId":"paypal","amount":"30.00"}`)
+		require.Equal(t, http.StatusCreated, res.StatusCode, res.Body)
+		assert.Equal(t, "5.00", e.balanceOf(c))
+
+		reversal := credit
+		reversal.Status = "reversed"
+		rev := e.sendPostback(t, "localhost", "demo", secret, reversal)
+		require.Equal(t, http.StatusOK, rev.StatusCode, rev.Body)
+		assert.Contains(t, rev.Body, `"owed":"5.00"`)
+		assert.Equal(t, "0.00", e.balanceOf(c), "the balance never goes below zero")
+		balance := decodeJSON[map[string]any](t, c.get("/api/v3/user/balance"), http.StatusOK)
+		assert.Equal(t, "5.00", balance["owed"])
+		refused := c.redeemCall(uuid.NewString(), `{"redemptionId":"amazon-voucher","amount":"10.00"}`)
+		assert.Equal(t, http.StatusUnprocessableEntity, refused.StatusCode, "nothing to redeem while the debt is open")
+		assert.Contains(t, c.get("/transactions").Body, "5.00")
+		e.reconciledLedger()
+
+		// The next earnings repay the debt first.
+		next := offerstest.PostbackParams{SubID: sub, TransactionID: "next-1", OfferID: "puzzle-quest", OfferName: "Puzzle Quest", Amount: "7.00", Status: "credited"}
+		require.Equal(t, http.StatusOK, e.sendPostback(t, "localhost", "demo", secret, next).StatusCode)
+		assert.Equal(t, "2.00", e.balanceOf(c))
+		balance = decodeJSON[map[string]any](t, c.get("/api/v3/user/balance"), http.StatusOK)
+		assert.NotContains(t, balance, "owed")
+		e.reconciledLedger()
+	})
 }
