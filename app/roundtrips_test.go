@@ -32,6 +32,8 @@ var roundTripBudgets = []struct {
 	{name: "feed API, first page", method: http.MethodPost, path: "/api/v3/campaigns/paged", body: `[]`, budget: 2},
 	{name: "balance API", method: http.MethodGet, path: "/api/v3/user/balance", budget: 1},
 	{name: "transactions page", method: http.MethodGet, path: "/transactions", budget: 3},
+	{name: "offers page", method: http.MethodGet, path: "/offers", budget: 3},
+	{name: "offer rows API", method: http.MethodGet, path: "/api/v3/offers_and_games/paged", budget: 2},
 	{name: "survey page (invitation)", method: http.MethodGet, path: "/survey/{survey}/", budget: 3},
 	{name: "survey go", method: http.MethodGet, path: "/api/v1/demo/campaigns/{survey}/go", budget: 4},
 	{name: "answer submit", method: http.MethodPost, path: "/api/v1/demo/campaigns/{survey}/question/{next}", body: `{"answer":"a"}`, budget: 7},
@@ -56,6 +58,7 @@ func importBudgetSurvey(t testing.TB, e *env, n int) *campaigns.Definition {
 func TestEveryHotRouteStaysWithinItsRoundTripBudget(t *testing.T) {
 	eachDialect(t, func(t *testing.T, e *env) {
 		survey := importBudgetSurvey(t, e, 40)
+		e.withFakeOffers(t, "demo") // the provider's lists are kept 5000 ms: the page asks it once
 		visitor := e.client("localhost")
 		c := e.client("localhost")
 		require.Equal(t, http.StatusSeeOther, c.login(DemoEmail, DemoPassword).StatusCode)
