@@ -207,6 +207,7 @@ func a11yVisits() []a11yVisit {
 	return []a11yVisit{
 		// Visitors.
 		page("login", "/login", a11yVisitor, "/login"),
+		page("API docs", "/api/docs", a11yVisitor, "/api/docs"),
 		{name: "login, refused", routes: []string{"/login"}, who: a11yVisitor, run: func(w *a11yWalk, s *a11ySession) {
 			w.open(s, "/login")
 			w.submit(s, "form[action='/login'] button[type=submit]") // empty: the fields' errors
@@ -909,7 +910,8 @@ func a11yPageRoutes(app *App) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, r := range app.Fiber.GetRoutes(true) {
-		if r.Method != http.MethodGet || strings.HasPrefix(r.Path, "/api/") || strings.HasPrefix(r.Path, "/ah/api/") || strings.HasPrefix(r.Path, "/panel/") || seen[r.Path] {
+		// /api/docs is the one page under /api/: the OpenAPI document for people.
+		if r.Method != http.MethodGet || (strings.HasPrefix(r.Path, "/api/") && r.Path != "/api/docs") || strings.HasPrefix(r.Path, "/ah/api/") || strings.HasPrefix(r.Path, "/panel/") || seen[r.Path] {
 			continue
 		}
 		seen[r.Path] = true

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"log/slog"
@@ -103,6 +104,13 @@ type response struct {
 
 func (c *client) do(method, target string, body io.Reader, header http.Header) *response {
 	c.e.t.Helper()
+	var sent []byte
+	if body != nil {
+		var err error
+		sent, err = io.ReadAll(body)
+		require.NoError(c.e.t, err)
+		body = bytes.NewReader(sent)
+	}
 	req, err := http.NewRequest(method, "http://"+c.host+target, body)
 	require.NoError(c.e.t, err)
 	for k, v := range c.header {
@@ -121,6 +129,7 @@ func (c *client) do(method, target string, body io.Reader, header http.Header) *
 	require.NoError(c.e.t, err)
 	res.Body.Close()
 	c.jar.SetCookies(u, res.Cookies())
+	checkContract(c.e.t, req, sent, res, data)
 	return &response{Response: res, Body: string(data)}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/canvass/canvass/locales"
 	"github.com/canvass/canvass/modules/accounts"
+	"github.com/canvass/canvass/modules/apidocs"
 	"github.com/canvass/canvass/modules/campaigns"
 	"github.com/canvass/canvass/modules/captcha"
 	"github.com/canvass/canvass/modules/competitions"
@@ -59,6 +60,8 @@ type App struct {
 	// Referrals: members' invitations of friends and their rewards, partners' codes, the feed's cards.
 	Referrals *referrals.Module
 	Offers    *offers.Module
+	// APIDocs publishes the OpenAPI document of every API family (/api/openapi.json, /api/docs).
+	APIDocs *apidocs.Module
 	// dev holds the local development sign-in and captcha providers (demo outside production).
 	dev *devProviders
 	// partner is the demo's partner site that frames the widgets (demo outside production).
@@ -174,6 +177,9 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	})
 	a.Accounts.OnClose(a.Offers.EraseMember) // the member's sub-id, offer rows and reports
 	a.Accounts.SetTracking(a.Offers)         // the profile's trackingIds.hasOffersId
+	if a.APIDocs, err = apidocs.New(log); err != nil {
+		return nil, err
+	}
 	a.Home = home.New(kit, a.Accounts, func(ctx context.Context) error {
 		sqlDB, err := db.DB()
 		if err != nil {
@@ -236,6 +242,7 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	a.Onboarding.Routes(f)
 	a.Referrals.Routes(f)
 	a.Offers.Routes(f)
+	a.APIDocs.Routes(f)
 	a.Home.SetFeed(a.Feed.Page)
 	a.Home.SetVisitorRoot(a.Onboarding.VisitorRoot)
 	a.Home.Routes(f)
