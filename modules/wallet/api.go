@@ -67,7 +67,7 @@ func (m *Module) toJSON(c fiber.Ctx, e Entry) transactionJSON {
 	}
 	if out.Title == "" && e.Origin == OriginOffer {
 		// The wallet writes recoveries itself, untitled: the member reads them in their language.
-		out.Title = m.kit.T(c, "transactions."+e.Kind(), nil)
+		out.Title = m.kit.T(c, titleID(e), nil)
 	}
 	return out
 }

@@ -139,6 +139,24 @@ func (m *Module) Owed(ctx context.Context, participantID string) (int64, error) 
 
 // Kind tells what an entry is to the member, beyond its origin: an offer's reversal or a
 // recovery of a reversed offer's debt, else its origin.
+// titleID is the message id of an untitled entry's title (the wallet writes recoveries
+// untitled; the member reads them in their language): transactions.<Kind>.
+func titleID(e Entry) string {
+	switch e.Kind() {
+	case "offer_reversal":
+		return "transactions.offer_reversal"
+	case "offer_recovery":
+		return "transactions.offer_recovery"
+	case "offer_credit":
+		return "transactions.offer_credit"
+	case "origin_redeem":
+		return "transactions.origin_redeem"
+	case "origin_manual":
+		return "transactions.origin_manual"
+	}
+	return "transactions.origin_campaign"
+}
+
 func (e Entry) Kind() string {
 	switch {
 	case e.ReversesID != nil:

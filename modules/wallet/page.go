@@ -346,7 +346,7 @@ func (m *Module) row(c fiber.Ctx, e Entry) view.Row {
 		Date: m.kit.T(c, "transactions.date", map[string]any{"Day": at.Day(), "Month": m.kit.T(c, fmt.Sprintf("month_short.%d", int(at.Month())), nil)}),
 	}
 	if r.Title == "" {
-		r.Title = m.kit.T(c, "transactions."+e.Kind(), nil)
+		r.Title = m.kit.T(c, titleID(e), nil)
 	}
 	if e.Origin == OriginManual {
 		r.Detail = e.Reason
