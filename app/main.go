@@ -28,6 +28,10 @@
 //	canvass competitions verify ID        check a draw again from its seed and entrants
 //	canvass mail send --panel KEY [--origin URL] FILE.yaml
 //	                                      a bulk mail to the members subscribed to its kind
+//	canvass translations missing [--panel KEY] [--lang CODE]
+//	                                      the message keys members' languages lacked, most seen first
+//	canvass translations export --lang CODE [--panel KEY] [--out FILE]
+//	                                      those keys as a locale file to fill in (locales/CODE.yaml)
 //	canvass affiliates create --panel KEY --code CODE --partner NAME [--bonus 2.00]
 //	                                      a partner's code: members it brings get the bonus once
 //	canvass affiliates list --panel KEY   a panel's partner codes with the members each brought
@@ -138,6 +142,14 @@ func run(ctx context.Context, args []string, log *slog.Logger) error {
 		}
 		ledger = lc
 	}
+	var translationsCmd *translationsCommand
+	if cmd == "translations" {
+		tc, err := prepareTranslationsCommand(args)
+		if err != nil {
+			return err
+		}
+		translationsCmd = tc
+	}
 	cfg, err := osConfig()
 	if err != nil {
 		return fmt.Errorf("configuration: %w", err)
@@ -191,6 +203,12 @@ func run(ctx context.Context, args []string, log *slog.Logger) error {
 			return err
 		}
 		return ledger.run(ctx, app, os.Stdout)
+	case "translations":
+		app, err := NewApp(cfg, db, log, Options{})
+		if err != nil {
+			return err
+		}
+		return translationsCmd.run(ctx, app, os.Stdout)
 	case "postcodes":
 		app, err := NewApp(cfg, db, log, Options{})
 		if err != nil {
@@ -276,7 +294,12 @@ func serve(ctx context.Context, cfg Config, db *gorm.DB, log *slog.Logger) error
 	log.Info("shutting down")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	return app.Fiber.ShutdownWithContext(shutdownCtx)
+	err = app.Fiber.ShutdownWithContext(shutdownCtx)
+	// Keys pages missed since the last write would otherwise be lost with the process.
+	if ferr := app.Tenancy.FlushMissingTranslations(shutdownCtx); ferr != nil {
+		log.Warn("missing translations not recorded", "err", ferr)
+	}
+	return err
 }
 
 func dialectName(url string) string {

@@ -10,36 +10,44 @@ import (
 // Page is what every template may read about the request: who, where, in which language and
 // theme. modules/web fills it; templates reach it through P(ctx).
 type Page struct {
-	AppName     string
-	Title       string // the document title suffix rule (" - <env>") is already applied
-	EnvSuffix   string // " - staging" outside production, empty in production
-	Lang        string
-	Languages   []Language
-	Path        string
-	CurrentURL  string // path and query, for language links
-	ThemeCSS    string // ":root{--color-primary:...}" from the panel theme
-	FontURL     string
-	FontFamily  string
-	LogoURL     string
-	FaviconURL  string
-	CSRFToken   string
-	Member      *Member
-	Balance     string // formatted balance for the header slot; empty hides the slot
-	Payment     *PaymentNotice
-	Scripts     []string
-	Preloads    []string
-	Styles      []string
-	Flash       []Flash
-	Translate   func(id string, data map[string]any, count any) string
-	Nav         []NavItem
-	Embedded    bool // rendered inside an iframe (widgets, embed): no navigation chrome
-	RequestID   string
-	AnalyticsID string
+	AppName    string
+	Title      string // the document title suffix rule (" - <env>") is already applied
+	EnvSuffix  string // " - staging" outside production, empty in production
+	Lang       string
+	Languages  []Language
+	Path       string
+	CurrentURL string // path and query, for language links
+	ThemeCSS   string // ":root{--color-primary:...}" from the panel theme
+	FontURL    string
+	FontFamily string
+	LogoURL    string
+	FaviconURL string
+	CSRFToken  string
+	Member     *Member
+	Balance    string // formatted balance for the header slot; empty hides the slot
+	Payment    *PaymentNotice
+	Scripts    []string
+	Preloads   []string
+	Styles     []string
+	Flash      []Flash
+	Translate  func(id string, data map[string]any, count any) string
+	Nav        []NavItem
+	Embedded   bool // rendered inside an iframe (widgets, embed): no navigation chrome
+	RequestID  string
+	// Tag is the panel's tag analytics (nil: none, and the page carries no byte of it).
+	Tag *Tag
 	// ClientMessages are the translations scripts need (toasts, islands), embedded as #i18n.
 	ClientMessages map[string]string
 	// FieldErrors are messages for fields of a form the request before this one sent back
 	// (a text refused at the edge), by field name; a form's inputs show them beside the field.
 	FieldErrors map[string]string
+}
+
+// Tag is what the base layout loads for the panel's tag analytics (spec section 5's ids, checked
+// by modules/web): gtag.js configured with each GtagID, and/or a Tag Manager container.
+type Tag struct {
+	GtagIDs     []string // G-, UA-, AW-, DC-
+	ContainerID string   // GTM-
 }
 
 // PaymentNotice is the spec's notification.payment: credits that arrived since the member

@@ -3,6 +3,9 @@ package tenancy
 import (
 	"encoding/json"
 	"errors"
+	"regexp"
+	"time"
+	"unicode/utf8"
 
 	"github.com/canvass/canvass/modules/web"
 	"github.com/gofiber/fiber/v3"
@@ -141,22 +144,61 @@ func (m *Module) loadTranslations(c fiber.Ctx) error {
 	return c.JSON(m.kit.Locales.All(lng))
 }
 
-// POST /api/v1/translations/add/{ns}/{lng}: a client reports a key it could not find. It is
-// logged for translators; the message catalogue itself only changes through locales/.
+// Limits of a missing-translations report: i18next's saveMissing sends the keys one page
+// missed, a few at a time; anything larger is not a report.
+const (
+	maxMissingKeys      = 50
+	maxFallbackRunes    = 1000
+	missingReportsPerIP = 30 // a minute
+)
+
+// missingKeyRE is a message id as locales/ writes them (nav.main, survey.control.nps_low).
+var missingKeyRE = regexp.MustCompile(`^[A-Za-z0-9_]([A-Za-z0-9_.-]{0,126}[A-Za-z0-9_])?$`)
+
+// POST /api/v1/translations/add/{ns}/{lng}: a client reports the keys it could not find, as
+// i18next's saveMissing sends them ({"key": "fallback value", ...}). Each is counted per panel,
+// language and key for translators (canvass translations missing|export); keys the language
+// has are not missing and are ignored. The catalogue itself only changes through locales/.
 func (m *Module) addTranslation(c fiber.Ctx) error {
-	var in map[string]any
+	panel, lng := web.PanelOf(c), c.Params("lng")
+	if c.Params("ns") != "translation" || panel == nil || !panel.Offers(lng) {
+		return web.NotFound()
+	}
 	if len(c.Body()) > 8<<10 {
 		return web.Fail(fiber.StatusRequestEntityTooLarge, "error.too_large", nil)
 	}
+	if n, err := m.limiter.Hit(c.Context(), "translations:ip:"+c.IP(), time.Minute); err != nil {
+		return err
+	} else if n > missingReportsPerIP {
+		return web.Fail(fiber.StatusTooManyRequests, "error.rate_limited", nil)
+	}
+	var in map[string]json.RawMessage
 	if err := json.Unmarshal(c.Body(), &in); err != nil || in == nil {
 		return web.Fail(fiber.StatusBadRequest, "error.malformed_json", nil)
 	}
-	keys := make([]string, 0, len(in))
-	for k := range in {
-		if len(keys) < 20 {
-			keys = append(keys, k)
-		}
+	if len(in) == 0 || len(in) > maxMissingKeys {
+		return web.Invalid("body", "error.translations_keys", map[string]any{"Max": maxMissingKeys})
 	}
-	m.kit.Log.Warn("client reported missing translations", "ns", c.Params("ns"), "lng", c.Params("lng"), "keys", keys, "panel", web.PanelOf(c).Key)
+	now := time.Now()
+	sightings := make([]MissingSighting, 0, len(in))
+	for key, raw := range in {
+		if !missingKeyRE.MatchString(key) {
+			return web.Invalid(key, "error.translations_key", nil)
+		}
+		var fallback string
+		if err := json.Unmarshal(raw, &fallback); err != nil {
+			return web.Invalid(key, "error.translations_value", map[string]any{"Max": maxFallbackRunes})
+		}
+		if utf8.RuneCountInString(fallback) > maxFallbackRunes {
+			return web.Invalid(key, "error.translations_value", map[string]any{"Max": maxFallbackRunes})
+		}
+		if !m.kit.Locales.Lacks(lng, key) {
+			continue
+		}
+		sightings = append(sightings, MissingSighting{PanelID: panel.ID, Lang: lng, Key: key, Fallback: fallback, Source: SourceClient, Count: 1, First: now, Last: now})
+	}
+	if err := m.store.RecordMissing(c.Context(), sightings); err != nil {
+		return err
+	}
 	return c.SendStatus(fiber.StatusNoContent)
 }

@@ -72,4 +72,6 @@ type Domain struct {
 }
 
 // Models lists the module's tables for the schema check.
-func Models() []any { return []any{&Instance{}, &Panel{}, &PanelLanguage{}, &Domain{}} }
+func Models() []any {
+	return []any{&Instance{}, &Panel{}, &PanelLanguage{}, &Domain{}, &MissingTranslation{}}
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/canvass/canvass/modules/ratelimit"
 	"github.com/canvass/canvass/modules/web"
 	"github.com/gofiber/fiber/v3"
 	"gorm.io/gorm"
@@ -17,11 +18,28 @@ type Module struct {
 	kit      *web.Kit
 	store    *Store
 	resolver *Resolver
+	limiter  *ratelimit.Limiter
+	missing  *missingRecorder
 }
+
+// missingFlushEvery is the least time between two writes of the keys pages missed.
+const missingFlushEvery = 30 * time.Second
 
 func New(db *gorm.DB, kit *web.Kit) *Module {
 	store := NewStore(db)
-	return &Module{kit: kit, store: store, resolver: NewResolver(store)}
+	m := &Module{kit: kit, store: store, resolver: NewResolver(store), limiter: ratelimit.New(db)}
+	m.missing = newMissingRecorder(store, kit.Log, missingFlushEvery)
+	kit.OnMissingTranslation(m.missing.note)
+	return m
+}
+
+// FlushMissingTranslations writes the keys pages missed since the last write (at shutdown,
+// and in tests); otherwise they are written at most every 30 s as pages miss them.
+func (m *Module) FlushMissingTranslations(ctx context.Context) error { return m.missing.Flush(ctx) }
+
+// MissingTranslations lists the reported missing translations, by language, most seen first.
+func (m *Module) MissingTranslations(ctx context.Context, f MissingFilter) ([]MissingRow, error) {
+	return m.store.ListMissing(ctx, f)
 }
 
 // CacheFor sets how long this process keeps a panel before reading it again (DefaultCacheTTL):

@@ -94,6 +94,7 @@ func toWeb(l *loaded) *web.Panel {
 		DirectOnboarding: l.Panel.AppSettings.DirectOnboarding,
 		WidgetAfter:      cmp.Or(l.Panel.AppSettings.WidgetAfter, web.WidgetAfterFrame),
 		AnalyticsID:      l.Panel.AppSettings.GoogleAnalyticsID,
+		TagManagerID:     l.Panel.AppSettings.GoogleTagMngrID,
 		ThemeCSS:         theme.CSS(),
 		FontURL:          theme["panel_font_url"],
 		FontFamily:       theme.FontFamily(),

@@ -23,7 +23,8 @@ type Panel struct {
 	// DirectOnboarding: visitors at the root and members with an unvalidated email go to
 	// /onboarding (app_settings.direct_onboarding).
 	DirectOnboarding bool
-	AnalyticsID      string
+	AnalyticsID      string // app_settings.google_analytics_id, as stored (Kit checks it)
+	TagManagerID     string // app_settings.google_tag_mngr_id, as stored
 	ThemeCSS         string // CSS custom properties for :root
 	FontURL          string
 	FontFamily       string

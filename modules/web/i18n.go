@@ -45,9 +45,10 @@ func LanguageName(code string) string {
 type Locales struct {
 	bundle     *i18n.Bundle
 	log        *slog.Logger
-	ids        []string // every message id of the English file, sorted
-	localizers sync.Map // lang -> *i18n.Localizer
-	missing    sync.Map // lang+id -> struct{}: each missing key is logged once
+	ids        []string                   // every message id of the English file, sorted
+	has        map[string]map[string]bool // lang -> the ids its own file defines
+	localizers sync.Map                   // lang -> *i18n.Localizer
+	missing    sync.Map                   // lang+id -> struct{}: each missing key is logged once
 
 	// Messages are immutable once loaded, so a rendered message is cached: a page renders
 	// dozens and go-i18n executes a template for each. Bounded: cleared when full.
@@ -61,6 +62,7 @@ const translationCacheSize = 20000
 func NewLocales(fsys fs.FS, log *slog.Logger) (*Locales, error) {
 	b := i18n.NewBundle(language.English)
 	b.RegisterUnmarshalFunc("yaml", yaml.Unmarshal)
+	has := map[string]map[string]bool{}
 	names, err := fs.Glob(fsys, "*.yaml")
 	if err != nil {
 		return nil, fmt.Errorf("list locales: %w", err)
@@ -76,6 +78,15 @@ func NewLocales(fsys fs.FS, log *slog.Logger) (*Locales, error) {
 		if _, err := b.ParseMessageFileBytes(data, path.Base(name)); err != nil {
 			return nil, fmt.Errorf("parse locale %s: %w", name, err)
 		}
+		lang := strings.TrimSuffix(path.Base(name), ".yaml")
+		ids, err := MessageIDs(fsys, lang)
+		if err != nil {
+			return nil, fmt.Errorf("list messages of %s: %w", name, err)
+		}
+		has[lang] = make(map[string]bool, len(ids))
+		for _, id := range ids {
+			has[lang][id] = true
+		}
 	}
 	if log == nil {
 		log = slog.Default()
@@ -85,7 +96,7 @@ func NewLocales(fsys fs.FS, log *slog.Logger) (*Locales, error) {
 		return nil, fmt.Errorf("list English messages: %w", err)
 	}
 	sort.Strings(ids)
-	return &Locales{bundle: b, log: log, ids: ids}, nil
+	return &Locales{bundle: b, log: log, ids: ids, has: has}, nil
 }
 
 func (l *Locales) localizer(lang string) *i18n.Localizer {
@@ -154,14 +165,23 @@ func (l *Locales) Has(lang, id string) bool {
 	return err == nil && tag.String() == lang
 }
 
+// Lacks tells whether lang's own file has no message for id (it shows in English, or as the
+// id itself): a map lookup, cheap enough to ask on every message a page renders.
+func (l *Locales) Lacks(lang, id string) bool { return !l.has[lang][id] }
+
 // All returns every message in lang (English where lang lacks one), for the translations API.
 // Messages with plural forms are given in their "other" form.
 func (l *Locales) All(lang string) map[string]string {
 	out := make(map[string]string, len(l.ids))
+	// Placeholders stay {Name}, as ClientTemplate leaves them, for scripts' t() to fill.
+	data := make(map[string]any, len(clientPlaceholders))
+	for _, name := range clientPlaceholders {
+		data[name] = "{" + name + "}"
+	}
 	for _, id := range l.ids {
-		s, _, err := l.localizer(lang).LocalizeWithTag(&i18n.LocalizeConfig{MessageID: id, PluralCount: 2})
+		s, _, err := l.localizer(lang).LocalizeWithTag(&i18n.LocalizeConfig{MessageID: id, PluralCount: 2, TemplateData: data})
 		if err != nil || s == "" {
-			s, _, _ = l.localizer(lang).LocalizeWithTag(&i18n.LocalizeConfig{MessageID: id})
+			s, _, _ = l.localizer(lang).LocalizeWithTag(&i18n.LocalizeConfig{MessageID: id, TemplateData: data})
 		}
 		out[id] = s
 	}

@@ -1,13 +1,17 @@
 package web
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/a-h/templ"
@@ -30,6 +34,8 @@ type Kit struct {
 	clientIDs  []string
 	pageHooks  []func(c fiber.Ctx, p *views.Page)
 	langSwitch func(c fiber.Ctx, code string) error
+	onMissing  func(panelID, lang, id string)
+	tagLogged  sync.Map // panel id + tag id -> struct{}: a bad tag id is logged once per process
 }
 
 // NavEntry is a section of the home navigation that a module contributes.
@@ -75,14 +81,36 @@ func (k *Kit) OnPage(fn func(c fiber.Ctx, p *views.Page)) { k.pageHooks = append
 // OnLanguageSwitch registers what happens when a member switches language with ?lang=.
 func (k *Kit) OnLanguageSwitch(fn func(c fiber.Ctx, code string) error) { k.langSwitch = fn }
 
+// OnMissingTranslation registers what happens when a request's language lacks a message it
+// renders (tenancy counts it for translators). fn runs on the request path: keep it in memory.
+func (k *Kit) OnMissingTranslation(fn func(panelID, lang, id string)) { k.onMissing = fn }
+
 // Tr returns the translator of the request's language.
 func (k *Kit) Tr(c fiber.Ctx) func(string, map[string]any, any) string {
-	return k.Locales.Tr(LocaleOf(c))
+	return k.translator(PanelOf(c), LocaleOf(c))
 }
 
 // T translates one message id in the request's language.
 func (k *Kit) T(c fiber.Ctx, id string, data map[string]any) string {
-	return k.Locales.Translate(LocaleOf(c), id, data, nil)
+	return k.Translate(PanelOf(c), LocaleOf(c), id, data, nil)
+}
+
+// translator is Locales.Tr that also notes each message lang lacks for the panel.
+func (k *Kit) translator(panel *Panel, lang string) func(string, map[string]any, any) string {
+	if k.onMissing == nil || panel == nil {
+		return k.Locales.Tr(lang)
+	}
+	return func(id string, data map[string]any, count any) string {
+		return k.Translate(panel, lang, id, data, count)
+	}
+}
+
+// Translate is Locales.Translate that notes a message lang lacks for the panel (OnMissingTranslation).
+func (k *Kit) Translate(panel *Panel, lang, id string, data map[string]any, count any) string {
+	if k.onMissing != nil && panel != nil && k.Locales.Lacks(lang, id) {
+		k.onMissing(panel.ID, lang, id)
+	}
+	return k.Locales.Translate(lang, id, data, count)
 }
 
 type islandsKey struct{}
@@ -106,7 +134,7 @@ func (k *Kit) Page(c fiber.Ctx) *views.Page {
 		Path:       c.Path(),
 		CurrentURL: string(c.Request().URI().RequestURI()),
 		CSRFToken:  CSRFToken(c),
-		Translate:  k.Locales.Tr(lang),
+		Translate:  k.translator(PanelOf(c), lang),
 		RequestID:  c.RequestID(),
 		FaviconURL: "/static/img/favicon.svg",
 		FontFamily: "'Open Sans', sans-serif",
@@ -133,7 +161,7 @@ func (k *Kit) Page(c fiber.Ctx) *views.Page {
 		if panel.FaviconURL != "" {
 			p.FaviconURL = panel.FaviconURL
 		}
-		p.AnalyticsID = panel.AnalyticsID
+		p.Tag = k.tag(panel)
 		for _, l := range panel.Languages {
 			p.Languages = append(p.Languages, views.Language{Code: l.Code, Name: l.Name, IsDefault: l.IsDefault})
 		}
@@ -185,6 +213,13 @@ func (k *Kit) Render(c fiber.Ctx, status int, comp templ.Component) error {
 
 // RenderPage renders with a page the caller adjusted (title, embedded chrome).
 func (k *Kit) RenderPage(c fiber.Ctx, page *views.Page, status int, comp templ.Component) error {
+	if page.Tag != nil {
+		if page.Embedded || IsEmbed(c) {
+			page.Tag = nil // other sites frame these: their analytics are the embedder's own
+		} else {
+			allowTag(c, page.Tag) // the CSP lets this page's tag hosts in, and only this page's
+		}
+	}
 	ctx := templ.WithNonce(views.WithPage(c.Context(), page), Nonce(c))
 	// Straight into the response's own (pooled) body buffer: a page's bytes are written once,
 	// not grown in a buffer of ours and copied (`make profile TARGET=feed`).
@@ -197,6 +232,52 @@ func (k *Kit) RenderPage(c fiber.Ctx, page *views.Page, status int, comp templ.C
 	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	return nil
+}
+
+// The spec's tag id rules (section 5): google_analytics_id must start with G-, UA-, AW- or DC-
+// (else an error is logged and it is ignored); google_tag_mngr_id is recognised by GTM- or one of
+// those (else a warning). The rest of the id is letters, digits and dashes, as Google issues
+// them, so it is safe in a URL and a script's data.
+var (
+	gtagIDRE      = regexp.MustCompile(`^(G|UA|AW|DC)-[A-Za-z0-9-]{1,40}$`)
+	containerIDRE = regexp.MustCompile(`^GTM-[A-Za-z0-9]{1,40}$`)
+)
+
+// tag is the panel's tag analytics for its pages, nil when it has none that is valid.
+func (k *Kit) tag(p *Panel) *views.Tag {
+	if p.AnalyticsID == "" && p.TagManagerID == "" {
+		return nil
+	}
+	var t views.Tag
+	if id := p.AnalyticsID; id != "" {
+		if gtagIDRE.MatchString(id) {
+			t.GtagIDs = append(t.GtagIDs, id)
+		} else {
+			k.logTagOnce(p, id, slog.LevelError, "google_analytics_id must start with G-, UA-, AW- or DC-: ignored")
+		}
+	}
+	if id := p.TagManagerID; id != "" {
+		switch {
+		case containerIDRE.MatchString(id):
+			t.ContainerID = id
+		case gtagIDRE.MatchString(id):
+			if !slices.Contains(t.GtagIDs, id) {
+				t.GtagIDs = append(t.GtagIDs, id)
+			}
+		default:
+			k.logTagOnce(p, id, slog.LevelWarn, "google_tag_mngr_id is not a recognised tag (GTM-, G-, UA-, AW-, DC-): ignored")
+		}
+	}
+	if len(t.GtagIDs) == 0 && t.ContainerID == "" {
+		return nil
+	}
+	return &t
+}
+
+func (k *Kit) logTagOnce(p *Panel, id string, level slog.Level, msg string) {
+	if _, seen := k.tagLogged.LoadOrStore(p.ID+"\x00"+id, struct{}{}); !seen {
+		k.Log.Log(context.Background(), level, msg, "panel", p.Key, "tag", id)
+	}
 }
 
 // Date formats an instant in the request's language, "Apr 30, 2027" (with the time when

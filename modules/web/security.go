@@ -11,12 +11,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/canvass/canvass/views"
 	"github.com/gofiber/fiber/v3"
 )
 
 type nonceKey struct{}
 type framingKey struct{}
 type sourcesKey struct{}
+type tagSourcesKey struct{}
 
 // CSPSources are origins a page adds to its Content-Security-Policy directives: a captcha
 // provider's script and frames, only on the pages that show its widget.
@@ -26,6 +28,46 @@ type CSPSources struct {
 
 // AllowSources adds a third party's origins to this response's CSP.
 func AllowSources(c fiber.Ctx, s CSPSources) { c.Locals(sourcesKey{}, s) }
+
+// allowTag adds the hosts a page's tag analytics needs to this response's CSP.
+func allowTag(c fiber.Ctx, t *views.Tag) { c.Locals(tagSourcesKey{}, TagSources(t)) }
+
+// TagSources are the origins Google's tags need, after Google's guide "Use Tag Manager with a
+// Content Security Policy" (developers.google.com/tag-platform/security/guides/csp): gtag.js
+// and gtm.js from googletagmanager.com, GA4's hits to google-analytics.com,
+// analytics.google.com and www.google.com; Universal Analytics' analytics.js; Google Ads' and
+// Floodlight's scripts, frames and beacons only for AW- and DC- ids. img-src already allows any
+// https image, so the pixels need nothing more.
+func TagSources(t *views.Tag) CSPSources {
+	var s CSPSources
+	if t == nil || (len(t.GtagIDs) == 0 && t.ContainerID == "") {
+		return s
+	}
+	s.Script = []string{"https://www.googletagmanager.com", "https://*.googletagmanager.com"}
+	s.Connect = []string{"https://www.googletagmanager.com", "https://*.google-analytics.com", "https://*.analytics.google.com", "https://www.google.com"}
+	kinds := map[string]bool{}
+	for _, id := range t.GtagIDs {
+		prefix, _, _ := strings.Cut(id, "-")
+		kinds[prefix] = true
+	}
+	if kinds["UA"] {
+		s.Script = append(s.Script, "https://www.google-analytics.com", "https://ssl.google-analytics.com")
+	}
+	if kinds["AW"] {
+		s.Script = append(s.Script, "https://www.googleadservices.com", "https://www.google.com", "https://googleads.g.doubleclick.net", "https://pagead2.googlesyndication.com")
+		s.Connect = append(s.Connect, "https://google.com", "https://www.googleadservices.com", "https://googleads.g.doubleclick.net", "https://pagead2.googlesyndication.com")
+		s.Frame = append(s.Frame, "https://bid.g.doubleclick.net", "https://td.doubleclick.net", "https://www.googletagmanager.com")
+	}
+	if kinds["DC"] {
+		s.Connect = append(s.Connect, "https://ad.doubleclick.net", "https://*.fls.doubleclick.net")
+		s.Frame = append(s.Frame, "https://*.fls.doubleclick.net", "https://td.doubleclick.net")
+	}
+	for _, list := range []*[]string{&s.Script, &s.Connect, &s.Frame} {
+		slices.Sort(*list)
+		*list = slices.Compact(*list)
+	}
+	return s
+}
 
 func withSources(directive string, extra []string) string {
 	if len(extra) == 0 {
@@ -164,6 +206,10 @@ func (k *Kit) SecurityHeaders() fiber.Handler {
 			h.Set("X-Frame-Options", "SAMEORIGIN")
 		}
 		extra, _ := c.Locals(sourcesKey{}).(CSPSources)
+		if tag, ok := c.Locals(tagSourcesKey{}).(CSPSources); ok {
+			extra = CSPSources{Script: slices.Concat(extra.Script, tag.Script), Frame: slices.Concat(extra.Frame, tag.Frame),
+				Connect: slices.Concat(extra.Connect, tag.Connect), Style: extra.Style}
+		}
 		// frame-src: video questions embed YouTube's privacy-enhanced player.
 		h.Set("Content-Security-Policy", "default-src 'self'; "+withSources("script-src 'self' 'nonce-"+nonce+"'", extra.Script)+
 			"; "+withSources("style-src "+styleSrc, extra.Style)+
