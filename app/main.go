@@ -35,6 +35,10 @@
 //	canvass affiliates create --panel KEY --code CODE --partner NAME [--bonus 2.00]
 //	                                      a partner's code: members it brings get the bonus once
 //	canvass affiliates list --panel KEY   a panel's partner codes with the members each brought
+//	canvass errors list [--panel KEY] [--limit 50]
+//	                                      the latest client error reports, with page, member and app
+//	canvass errors top [--panel KEY] [--since 24h] [--limit 20]
+//	                                      the most frequent client errors in the window
 package main
 
 import (
@@ -125,6 +129,14 @@ func run(ctx context.Context, args []string, log *slog.Logger) error {
 			return err
 		}
 		affiliatesCmd = ac
+	}
+	var errorsCmd *errorsCommand
+	if cmd == "errors" {
+		ec, err := prepareErrorsCommand(args)
+		if err != nil {
+			return err
+		}
+		errorsCmd = ec
 	}
 	var mailCmd *mailSend
 	if cmd == "mail" {
@@ -233,8 +245,14 @@ func run(ctx context.Context, args []string, log *slog.Logger) error {
 			return err
 		}
 		return affiliatesCmd.run(ctx, app, os.Stdout)
+	case "errors":
+		app, err := NewApp(cfg, db, log, Options{})
+		if err != nil {
+			return err
+		}
+		return errorsCmd.run(ctx, app, db, os.Stdout, time.Now())
 	default:
-		return fmt.Errorf("unknown command %q (serve, migrate, demo, tenant apply, campaigns validate, campaigns import, ledger adjust, ledger balance, ledger reconcile, postcodes import, redemptions options apply, redemptions list, redemptions show, redemptions approve, redemptions reject, redemptions mark-paid, competitions list, competitions show, competitions draw, competitions verify, affiliates create, affiliates list, mail send)", cmd)
+		return fmt.Errorf("unknown command %q (serve, migrate, demo, tenant apply, campaigns validate, campaigns import, ledger adjust, ledger balance, ledger reconcile, postcodes import, redemptions options apply, redemptions list, redemptions show, redemptions approve, redemptions reject, redemptions mark-paid, competitions list, competitions show, competitions draw, competitions verify, affiliates create, affiliates list, mail send, errors list, errors top)", cmd)
 	}
 }
 

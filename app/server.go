@@ -12,6 +12,7 @@ import (
 	"github.com/canvass/canvass/modules/apidocs"
 	"github.com/canvass/canvass/modules/campaigns"
 	"github.com/canvass/canvass/modules/captcha"
+	"github.com/canvass/canvass/modules/clientreports"
 	"github.com/canvass/canvass/modules/competitions"
 	"github.com/canvass/canvass/modules/events"
 	"github.com/canvass/canvass/modules/feed"
@@ -60,6 +61,8 @@ type App struct {
 	// Referrals: members' invitations of friends and their rewards, partners' codes, the feed's cards.
 	Referrals *referrals.Module
 	Offers    *offers.Module
+	// ClientReports counts the errors pages and islands report from browsers.
+	ClientReports *clientreports.Module
 	// APIDocs publishes the OpenAPI document of every API family (/api/openapi.json, /api/docs).
 	APIDocs *apidocs.Module
 	// dev holds the local development sign-in and captcha providers (demo outside production).
@@ -177,6 +180,8 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	})
 	a.Accounts.OnClose(a.Offers.EraseMember) // the member's sub-id, offer rows and reports
 	a.Accounts.SetTracking(a.Offers)         // the profile's trackingIds.hasOffersId
+	a.ClientReports = clientreports.New(clientreports.Deps{DB: db, Log: log, Limiter: limiter})
+	a.Accounts.OnClose(a.ClientReports.EraseMember) // the pages and browser a member's reports name
 	if a.APIDocs, err = apidocs.New(log); err != nil {
 		return nil, err
 	}
@@ -242,6 +247,7 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	a.Onboarding.Routes(f)
 	a.Referrals.Routes(f)
 	a.Offers.Routes(f)
+	a.ClientReports.Routes(f)
 	a.APIDocs.Routes(f)
 	a.Home.SetFeed(a.Feed.Page)
 	a.Home.SetVisitorRoot(a.Onboarding.VisitorRoot)
@@ -337,4 +343,5 @@ var (
 	_ accounts.Panels            = accountsPanels{}
 	_ accounts.Eraser            = (*mobile.Module)(nil).Erase
 	_ accounts.Eraser            = (*redemptions.Module)(nil).Erase
+	_ accounts.Eraser            = (*clientreports.Module)(nil).EraseMember
 )

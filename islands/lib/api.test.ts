@@ -78,6 +78,21 @@ describe('requests', () => {
     for (const h of ['X-App-Lang', 'X-XSRF-TOKEN', 'X-DPR', 'Content-Type']) expect(headers).not.toHaveProperty(h)
   })
 
+  it('sends the native-app marker only inside a native wrapper', async () => {
+    fetchMock.mockImplementation(async () => json(200, {}))
+    await api('/api/ping')
+    expect(sent(0).headers).not.toHaveProperty('X-Native-App')
+
+    const w = window as Window & { ReactNativeWebView?: unknown }
+    w.ReactNativeWebView = { postMessage() {} }
+    try {
+      await api('/api/ping')
+    } finally {
+      delete w.ReactNativeWebView
+    }
+    expect(sent(1).headers['X-Native-App']).toBe('react-native')
+  })
+
   it('merges the query object into the URL', async () => {
     fetchMock.mockResolvedValue(json(200, []))
 

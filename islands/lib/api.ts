@@ -1,4 +1,5 @@
 import { csrfToken } from './csrf'
+import { appHeaders } from './headers'
 import { t } from './i18n'
 
 /**
@@ -60,14 +61,11 @@ function buildURL(url: string, query?: Query): string {
   return u.href
 }
 
+/** The spec's client rules (section 7): the app's conventions and the XSRF-TOKEN cookie as X-XSRF-TOKEN. */
 function defaultHeaders(): Record<string, string | null | undefined> {
   return {
     Accept: 'application/json',
-    'X-App-Name': location.pathname.startsWith('/widgets/') ? 'widget' : 'web',
-    'X-App-Lang': document.documentElement.lang || null,
-    'X-Viewport-Width': String(window.innerWidth),
-    'X-Viewport-Height': String(window.innerHeight),
-    'X-DPR': String(window.devicePixelRatio || 1),
+    ...appHeaders(),
     'X-XSRF-TOKEN': csrfToken(),
   }
 }

@@ -27,7 +27,8 @@ export function Competition({ invitation, apiBase, lang, t, leave }: Competition
     if (sending.value) return
     sending.value = true
     try {
-      await post(enter ? `${apiBase}/enter-competition/${invitation.uuid}` : `${apiBase}/reject-competition`, {})
+      // The spec's do-not-allow-concurrent flag: a second tap while the first is in flight fails.
+      await post(enter ? `${apiBase}/enter-competition/${invitation.uuid}` : `${apiBase}/reject-competition`, {}, { doNotAllowConcurrent: true })
       decision.value = enter ? 'entered' : 'rejected'
     } catch (err) {
       toast((err as Error).message, { type: 'error' })

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"time"
 
+	"github.com/canvass/canvass/modules/clientreports/appclient"
 	"github.com/canvass/canvass/modules/web"
 	"github.com/gofiber/fiber/v3"
 	"github.com/google/uuid"
@@ -22,7 +23,15 @@ type Event struct {
 	ParticipantID *string
 	Name          string
 	Data          string // the eventData JSON object as sent
-	CreatedAt     time.Time
+	// The spec's request conventions (section 7), when the client sent them: a tracking image
+	// sends no custom headers, a native app's call may.
+	AppName        string
+	AppLang        string
+	ViewportWidth  int
+	ViewportHeight int
+	DPR            float64 `gorm:"column:dpr"`
+	NativeApp      string
+	CreatedAt      time.Time
 }
 
 // Models lists the module's tables for the schema check.
@@ -77,7 +86,10 @@ func (m *Module) record(c fiber.Ctx) error {
 	if mem := web.MemberOf(c); mem != nil {
 		who = &mem.ParticipantID
 	}
-	if err := m.Record(c.Context(), panel.ID, who, name, data); err != nil {
+	cl := appclient.Read(c)
+	e := Event{PanelID: panel.ID, ParticipantID: who, Name: name, Data: data, AppName: cl.Name, AppLang: cl.Lang,
+		ViewportWidth: cl.ViewportWidth, ViewportHeight: cl.ViewportHeight, DPR: cl.DPR, NativeApp: cl.Native}
+	if err := m.store(c.Context(), e); err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderCacheControl, "no-store")
@@ -87,9 +99,13 @@ func (m *Module) record(c fiber.Ctx) error {
 
 // Record stores one event.
 func (m *Module) Record(ctx context.Context, panelID string, participantID *string, name, data string) error {
-	e := Event{ID: uuid.NewString(), PanelID: panelID, ParticipantID: participantID, Name: name, Data: data, CreatedAt: m.now().UTC()}
+	return m.store(ctx, Event{PanelID: panelID, ParticipantID: participantID, Name: name, Data: data})
+}
+
+func (m *Module) store(ctx context.Context, e Event) error {
+	e.ID, e.CreatedAt = uuid.NewString(), m.now().UTC()
 	if err := m.db.WithContext(ctx).Create(&e).Error; err != nil {
-		return fmt.Errorf("record event %s: %w", name, err)
+		return fmt.Errorf("record event %s: %w", e.Name, err)
 	}
 	return nil
 }

@@ -1,11 +1,10 @@
 // Package home owns the home shell (root, feed frame, navigation), the generic error and
-// maintenance screens, health checks and client error reports.
+// maintenance screens and health checks. (Client error reports are modules/clientreports'.)
 package home
 
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"log/slog"
 	"strings"
 	"unicode/utf8"
@@ -50,7 +49,7 @@ func (m *Module) Health(r fiber.Router) {
 	})
 }
 
-// Routes lists the home pages and the client error reporting API.
+// Routes lists the home pages.
 func (m *Module) Routes(r fiber.Router) {
 	private := m.guard.Private()
 	toFeed := func(c fiber.Ctx) error { return c.Redirect().Status(fiber.StatusSeeOther).To("/feed") }
@@ -62,7 +61,6 @@ func (m *Module) Routes(r fiber.Router) {
 	r.Get("/feed", private, m.feedPage)
 	r.Get("/error", m.errorPage)
 	r.Get("/maintenance", m.maintenancePage)
-	r.Post("/api/v1/public/client/:level", m.clientReport)
 }
 
 // Fallback answers every route nobody else did with the 404 error page (or JSON for APIs).
@@ -105,30 +103,6 @@ func (m *Module) errorPage(c fiber.Ctx) error {
 func (m *Module) maintenancePage(c fiber.Ctx) error {
 	c.Set(fiber.HeaderRetryAfter, "30")
 	return m.kit.Render(c, fiber.StatusServiceUnavailable, pages.Maintenance())
-}
-
-// clientReport takes the spec's client error reports (href, name, message, source, stack,
-// lineno, colno; or href and arguments for console calls) and logs them with the request id.
-func (m *Module) clientReport(c fiber.Ctx) error {
-	level := c.Params("level")
-	if level != "error" && level != "warn" && level != "info" && level != "log" {
-		return web.Invalid("level", "error.bad_request", nil)
-	}
-	if len(c.Body()) > 32<<10 {
-		return web.Fail(fiber.StatusRequestEntityTooLarge, "error.too_large", nil)
-	}
-	var report map[string]any
-	if err := json.Unmarshal(c.Body(), &report); err != nil || report == nil {
-		return web.Fail(fiber.StatusBadRequest, "error.malformed_json", nil)
-	}
-	attrs := []any{"request_id", c.RequestID(), "level", level, "host", c.Hostname()}
-	for _, k := range []string{"href", "name", "message", "source", "stack", "lineno", "colno", "arguments"} {
-		if v, ok := report[k]; ok {
-			attrs = append(attrs, k, v)
-		}
-	}
-	m.log.Warn("client report", attrs...)
-	return c.SendStatus(fiber.StatusNoContent)
 }
 
 func clip(s string, n int) string {
