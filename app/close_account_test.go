@@ -5,12 +5,10 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"sort"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/canvass/canvass/migrations"
 	"github.com/canvass/canvass/modules/accounts"
 	"github.com/canvass/canvass/modules/mailer/mailertest"
 	"github.com/canvass/canvass/modules/testsupport/imagetest"
@@ -29,14 +27,7 @@ var personalData = []string{
 // rowsHolding lists, for every table, the rows whose text holds any of needles (case-insensitive).
 func rowsHolding(t *testing.T, db *gorm.DB, needles []string) []string {
 	t.Helper()
-	var tables []string
-	switch migrations.DialectOf(db) {
-	case migrations.Postgres:
-		require.NoError(t, db.Raw(`SELECT tablename FROM pg_tables WHERE schemaname = current_schema()`).Scan(&tables).Error)
-	default:
-		require.NoError(t, db.Raw(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).Scan(&tables).Error)
-	}
-	sort.Strings(tables)
+	tables := tableNames(t, db)
 	var found []string
 	for _, table := range tables {
 		var rows []map[string]any

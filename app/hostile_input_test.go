@@ -20,14 +20,7 @@ import (
 // touches it) and the migrations' own bookkeeping.
 func tableRows(t testing.TB, db *gorm.DB) map[string]int64 {
 	t.Helper()
-	var tables []string
-	switch migrations.DialectOf(db) {
-	case migrations.Postgres:
-		require.NoError(t, db.Raw(`SELECT tablename FROM pg_tables WHERE schemaname = current_schema()`).Scan(&tables).Error)
-	default:
-		require.NoError(t, db.Raw(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).Scan(&tables).Error)
-	}
-	sort.Strings(tables)
+	tables := tableNames(t, db)
 	var counts []string
 	for _, name := range tables {
 		switch name {
@@ -50,6 +43,20 @@ func tableRows(t testing.TB, db *gorm.DB) map[string]int64 {
 		}
 	}
 	return out
+}
+
+// tableNames lists the database's tables in name order, on either dialect.
+func tableNames(t testing.TB, db *gorm.DB) []string {
+	t.Helper()
+	var tables []string
+	switch migrations.DialectOf(db) {
+	case migrations.Postgres:
+		require.NoError(t, db.Raw(`SELECT tablename FROM pg_tables WHERE schemaname = current_schema()`).Scan(&tables).Error)
+	default:
+		require.NoError(t, db.Raw(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).Scan(&tables).Error)
+	}
+	sort.Strings(tables)
+	return tables
 }
 
 // apiRefusal is a 400 of the spec's error shape that names field, with every message whole.

@@ -49,6 +49,23 @@ func (e *env) sendPostback(t *testing.T, host, instance, secret string, p offers
 	return e.client(host).get(signed)
 }
 
+type startedJSON struct {
+	RedirectURL string       `json:"redirectUrl"`
+	Row         offerRowJSON `json:"row"`
+}
+
+// startOffer starts an offer through the API and returns the answer and the member's sub-id,
+// which the provider's link carries.
+func startOffer(t *testing.T, c *client, offerID string) (startedJSON, string) {
+	t.Helper()
+	started := decodeJSON[startedJSON](t, c.postJSON("/api/v3/offers_and_games/start-offer", `{"offerId":"`+offerID+`"}`), http.StatusOK)
+	u, err := url.Parse(started.RedirectURL)
+	require.NoError(t, err)
+	sub := u.Query().Get("sub_id")
+	require.NotEmpty(t, sub, "the member's link carries their sub-id")
+	return started, sub
+}
+
 type offerRowJSON struct {
 	ID              string  `json:"id"`
 	OfferID         string  `json:"offerId"`
@@ -85,15 +102,8 @@ func TestAMemberOpensStartsAndIsCreditedForAnOfferThroughTheAPI(t *testing.T) {
 		require.Len(t, games.Games, 1)
 
 		assert.Equal(t, http.StatusOK, c.postJSON("/api/v3/offers_and_games/view-offer", `{"offerId":"survey-app"}`).StatusCode)
-		started := decodeJSON[struct {
-			RedirectURL string       `json:"redirectUrl"`
-			Row         offerRowJSON `json:"row"`
-		}](t, c.postJSON("/api/v3/offers_and_games/start-offer", `{"offerId":"survey-app"}`), http.StatusOK)
+		started, sub := startOffer(t, c, "survey-app")
 		assert.Equal(t, "pending", started.Row.Status)
-		u, err := url.Parse(started.RedirectURL)
-		require.NoError(t, err)
-		sub := u.Query().Get("sub_id")
-		require.NotEmpty(t, sub, "the member's link carries their sub-id")
 		assert.Equal(t, sub, fake.CallsTo(offerstest.EndpointViewOffer)[0].SubID)
 		assert.Equal(t, sub, c.profile(t).TrackingIDs["hasOffersId"], "the profile's trackingIds.hasOffersId is the sub-id")
 
@@ -168,12 +178,7 @@ func TestAForgedOrForeignPostbackIsRefusedInTheSpecsErrorShapeAndChangesNothing(
 		e.withFakeOffers(t, "demo")
 		e.withFakeOffers(t, "northwind")
 		c := e.member().api()
-		started := decodeJSON[struct {
-			RedirectURL string `json:"redirectUrl"`
-		}](t, c.postJSON("/api/v3/offers_and_games/start-offer", `{"offerId":"survey-app"}`), http.StatusOK)
-		u, err := url.Parse(started.RedirectURL)
-		require.NoError(t, err)
-		sub := u.Query().Get("sub_id")
+		_, sub := startOffer(t, c, "survey-app")
 		p := offerstest.PostbackParams{SubID: sub, TransactionID: "t-1", OfferID: "survey-app", Amount: "1.50", Currency: "USD", Status: "credited"}
 
 		forged := e.sendPostback(t, "localhost", "demo", "someone-elses-secret-0123", p)
@@ -271,12 +276,7 @@ func TestAReversalAfterARealRedemptionLeavesADebtThatBlocksRedeemingUntilEarning
 	eachDialect(t, func(t *testing.T, e *env) {
 		e.withFakeOffers(t, "demo")
 		c := e.member().api()
-		started := decodeJSON[struct {
-			RedirectURL string `json:"redirectUrl"`
-		}](t, c.postJSON("/api/v3/offers_and_games/start-offer", `{"offerId":"survey-app"}`), http.StatusOK)
-		u, err := url.Parse(started.RedirectURL)
-		require.NoError(t, err)
-		sub := u.Query().Get("sub_id")
+		_, sub := startOffer(t, c, "survey-app")
 		secret := demoOffersSecret + "-demo"
 		credit := offerstest.PostbackParams{SubID: sub, TransactionID: "big-1", OfferID: "survey-app", OfferName: "Survey App Pro", Amount: "10.00", Status: "credited"}
 		require.Equal(t, http.StatusOK, e.sendPostback(t, "localhost", "demo", secret, credit).StatusCode)
