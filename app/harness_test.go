@@ -18,6 +18,7 @@ import (
 	"github.com/canvass/canvass/migrations/dbtest"
 	"github.com/canvass/canvass/modules/mailer"
 	"github.com/canvass/canvass/modules/mailer/mailertest"
+	"github.com/canvass/canvass/modules/testsupport/contract"
 	"github.com/gofiber/fiber/v3"
 	"github.com/stretchr/testify/require"
 	"gorm.io/gorm"
@@ -129,7 +130,7 @@ func (c *client) do(method, target string, body io.Reader, header http.Header) *
 	require.NoError(c.e.t, err)
 	res.Body.Close()
 	c.jar.SetCookies(u, res.Cookies())
-	checkContract(c.e.t, req, sent, res, data)
+	contract.Check(c.e.t, req, sent, res, data)
 	return &response{Response: res, Body: string(data)}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/canvass/canvass/migrations/dbtest"
 	"github.com/canvass/canvass/modules/ratelimit"
 	"github.com/canvass/canvass/modules/tenancy"
+	"github.com/canvass/canvass/modules/testsupport/contract"
 	"github.com/canvass/canvass/modules/web"
 	"github.com/gofiber/fiber/v3"
 	"github.com/stretchr/testify/require"
@@ -130,6 +131,7 @@ func (f *fixture) get(query string) (int, lookupJSON, string) {
 	defer res.Body.Close()
 	body, err := io.ReadAll(res.Body)
 	require.NoError(f.t, err)
+	contract.Check(f.t, req, nil, res, body)
 	var out lookupJSON
 	require.NoError(f.t, json.Unmarshal(body, &out), string(body))
 	return res.StatusCode, out, string(body)

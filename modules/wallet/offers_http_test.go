@@ -13,6 +13,7 @@ import (
 
 	"github.com/canvass/canvass/locales"
 	"github.com/canvass/canvass/modules/accounts"
+	"github.com/canvass/canvass/modules/testsupport/contract"
 	"github.com/canvass/canvass/modules/web"
 	"github.com/gofiber/fiber/v3"
 	"github.com/stretchr/testify/assert"
@@ -49,11 +50,13 @@ func (f *fixture) serve(panel *web.Panel, pid, lang string) *fiber.App {
 
 func get(t *testing.T, app *fiber.App, path string) (int, string) {
 	t.Helper()
-	res, err := app.Test(httptest.NewRequest(http.MethodGet, "http://acme.example.com"+path, nil), fiber.TestConfig{Timeout: 20 * time.Second, FailOnTimeout: true})
+	req := httptest.NewRequest(http.MethodGet, "http://acme.example.com"+path, nil)
+	res, err := app.Test(req, fiber.TestConfig{Timeout: 20 * time.Second, FailOnTimeout: true})
 	require.NoError(t, err)
 	defer res.Body.Close()
 	body, err := io.ReadAll(res.Body)
 	require.NoError(t, err)
+	contract.Check(t, req, nil, res, body)
 	return res.StatusCode, string(body)
 }
 
