@@ -1,12 +1,51 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"sort"
 	"testing"
+
+	"github.com/canvass/canvass/modules/apidocs"
+	"github.com/canvass/canvass/modules/testsupport/contract"
 )
 
 func TestMain(m *testing.M) {
 	code := m.Run()
 	closeSharedBrowser()
+	reportContractCoverage()
 	os.Exit(code)
+}
+
+// reportContractCoverage prints how many of the OpenAPI document's operations the run's API
+// exchanges were checked against (README, API contract).
+func reportContractCoverage() {
+	doc, err := apidocs.Load()
+	if err != nil {
+		return
+	}
+	seen := map[string]bool{}
+	for _, op := range contract.Exercised() {
+		seen[op] = true
+	}
+	var missed []string
+	total := 0
+	for path, item := range doc.T.Paths.Map() {
+		for method := range item.Operations() {
+			total++
+			if !seen[method+" "+path] {
+				missed = append(missed, method+" "+path)
+			}
+		}
+	}
+	if len(seen) == 0 {
+		return
+	}
+	fmt.Printf("API contract: %d of %d documented operations exercised and validated by this run\n", len(seen), total)
+	if os.Getenv("CANVASS_CONTRACT_MISSED") == "1" {
+		sort.Strings(missed)
+		for _, op := range missed {
+			fmt.Println("  not exercised:", op)
+		}
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -70,6 +71,7 @@ func Check(t testing.TB, req *http.Request, sent []byte, res *http.Response, dat
 	if err != nil {
 		return
 	}
+	exercised.Store(route.Method+" "+route.Path, true)
 	opts := &openapi3filter.Options{
 		AuthenticationFunc:    openapi3filter.NoopAuthenticationFunc,
 		IncludeResponseStatus: true,
@@ -91,4 +93,18 @@ func Check(t testing.TB, req *http.Request, sent []byte, res *http.Response, dat
 		t.Errorf("API contract: the answer to %s %s (%d) breaks the OpenAPI document (modules/apidocs/openapi/): %v\nbody: %.600s",
 			req.Method, req.URL.RequestURI(), res.StatusCode, err, body)
 	}
+}
+
+// exercised are the operations ("METHOD /path") some exchange was checked against.
+var exercised sync.Map
+
+// Exercised lists the operations the test binary's exchanges were checked against, sorted.
+func Exercised() []string {
+	var out []string
+	exercised.Range(func(k, _ any) bool {
+		out = append(out, k.(string))
+		return true
+	})
+	sort.Strings(out)
+	return out
 }
