@@ -13,7 +13,7 @@ import (
 func TestTheRarelyCalledOperationsAnswerAsTheContractSays(t *testing.T) {
 	eachDialect(t, func(t *testing.T, e *env) {
 		visitor := e.client("localhost")
-		for _, path := range []string{"/ah/api/v1/ah-api-info", "/api/v3/ping", "/api/openapi.json"} {
+		for _, path := range []string{"/ah/api/v1/ah-api-info", "/api/v3/ping", "/api/openapi.json", "/api/docs"} {
 			assert.Equal(t, http.StatusOK, visitor.get(path).StatusCode, path)
 		}
 		c := e.member().api()
