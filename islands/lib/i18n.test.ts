@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, it, vi } from 'vitest'
-import { flushMissing, loadTranslations, MAX_PARALLEL_LOADS, resetI18n, t, TranslationLoadError } from './i18n'
+import { flushMissing, loadTranslations, lookup, MAX_PARALLEL_LOADS, resetI18n, t, TranslationLoadError } from './i18n'
 
 type Call = { url: string; init?: RequestInit }
 
@@ -67,6 +67,15 @@ it('reports missing keys once, 5 s after the last miss, then reloads them', asyn
   expect(t('hi', { name: 'Ana' })).toBe('Hallo Ana') // the page's own message stays
   await vi.advanceTimersByTimeAsync(10000)
   expect(calls).toHaveLength(2) // reported keys are not reported again
+})
+
+it('looks a key up without reporting a miss (for islands that fall back on purpose)', async () => {
+  vi.useFakeTimers()
+  const calls = fakeFetch(() => 204)
+  expect(lookup('hi')).toBe('Hallo {name}')
+  expect(lookup('survey.stars.7')).toBeUndefined()
+  await vi.advanceTimersByTimeAsync(20000)
+  expect(calls).toHaveLength(0)
 })
 
 it('sends nothing when nothing is missing', async () => {

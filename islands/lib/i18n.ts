@@ -35,15 +35,18 @@ function load(): Record<string, unknown> {
  * A missing key falls back to `fallback`, else to the key itself, and is reported.
  */
 export function t(key: string, vars?: Record<string, string | number>, fallback?: string): string {
-  const v = load()[key]
-  let s: string
-  if (typeof v === 'string') {
-    s = v
-  } else {
+  let s = lookup(key)
+  if (s == null) {
     s = fallback ?? key
     reportMissing(key, s)
   }
   return vars ? s.replace(/\{(\w+)\}/g, (m, name: string) => (name in vars ? String(vars[name]) : m)) : s
+}
+
+/** The page's message for key (after a report, the reloaded language's), or undefined; never reports. */
+export function lookup(key: string): string | undefined {
+  const v = load()[key]
+  return typeof v === 'string' ? v : undefined
 }
 
 /** The page's language: the server writes it on <html lang>. */
@@ -55,7 +58,12 @@ let pending: Record<string, string> = {}
 let reported = new Set<string>() // each key once per page
 let timer: ReturnType<typeof setTimeout> | null = null
 
-function reportMissing(key: string, fallback: string): void {
+/**
+ * Notes a key the page lacks (fallback: the text shown instead): each key once per page, all sent
+ * together REPORT_DEBOUNCE_MS after the last new one, then the language reloads (flushMissing).
+ * Islands with their own labels (the survey box) report through this too.
+ */
+export function reportMissing(key: string, fallback: string): void {
   if (reported.has(key)) return
   reported.add(key)
   pending[key] = fallback

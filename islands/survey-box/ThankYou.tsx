@@ -19,12 +19,8 @@ export interface ThankYouProps {
   rate?: boolean
 }
 
-/** "3 stars" from the server's labels (survey.stars.3), else the number. */
-function starLabel(t: T, i: number): string {
-  const k = 'survey.stars.' + i
-  const s = t(k)
-  return s === k ? String(i) : s
-}
+/** "3 stars" from the server's labels (survey.stars.3), else the number (a probe: not reported). */
+const starLabel = (t: T, i: number): string => t('survey.stars.' + i, undefined, String(i), true)
 
 export function ThankYou({ go, apiBase, lang, t, stored, leave, rate = true }: ThankYouProps) {
   useSignals()

@@ -134,8 +134,11 @@ export interface ControlProps {
   onChange: (value: AnswerValue | null) => void
   /** id of the element holding the question text. */
   labelledBy: string
-  /** Translated labels the controls need (see LABEL_KEYS in the box). */
-  t: (key: string, vars?: Record<string, string | number>) => string
+  /**
+   * Translated labels the controls need (surveyLabelKeys on the server). fallback: the English
+   * shown (and reported) while a key has none; probe: a miss is normal and not reported.
+   */
+  t: (key: string, vars?: Record<string, string | number>, fallback?: string, probe?: boolean) => string
   disabled?: boolean
   /** The panel instance's key: the location control passes it to info/postcode-lookup. */
   instanceKey: string

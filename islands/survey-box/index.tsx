@@ -287,10 +287,14 @@ export function mount(el: HTMLElement, props: unknown): () => void {
   }
 
   const root = createRoot(el)
-  flushSync(() => root.render(<SurveyBox s={s} p={p} t={t} submit={() => void submit()} load={load} back={back} close={() => tell('canvass:close')} />))
+  const draw = () => root.render(<SurveyBox s={s} p={p} t={t} submit={() => void submit()} load={load} back={back} close={() => tell('canvass:close')} />)
+  flushSync(draw)
+  // Labels the box missed arrive once lib/i18n has reported them and reloaded the language.
+  document.addEventListener('i18n:loaded', draw)
   tell('canvass:status')
   return () => {
     alive = false
+    document.removeEventListener('i18n:loaded', draw)
     root.unmount()
   }
 }

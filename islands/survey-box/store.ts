@@ -4,6 +4,7 @@
  */
 import { batch, signal, type Signal } from '@preact/signals-react'
 import type { ComponentType } from 'react'
+import { lookup, reportMissing } from '../lib/i18n'
 import { TERMINAL, type AnswerValue, type ControlProps, type GoResult, type SurveyBoxProps } from './contract'
 
 /** A control module that could not be loaded. */
@@ -102,7 +103,12 @@ export const EN: Record<string, string> = {
 }
 
 export type Vars = Record<string, string | number>
-export type T = (key: string, vars?: Vars) => string
+/**
+ * t(key, vars, fallback, probe): fallback is the English a control shows while the key has no
+ * translation; probe looks a key up whose absence is a normal fallback (survey.stars.N), so a
+ * miss is not reported.
+ */
+export type T = (key: string, vars?: Vars, fallback?: string, probe?: boolean) => string
 
 /** Replaces {{.Name}} (the server's Go-template style) and {Name} with vars; unknown names stay. */
 export function format(s: string, vars?: Vars): string {
@@ -114,9 +120,20 @@ export function format(s: string, vars?: Vars): string {
     : s
 }
 
-/** t(key, vars) over the server's labels, falling back to English, then to the key. */
+/**
+ * t(key, vars) over the server's labels, then the page's messages (lib/i18n: the language
+ * reloaded after a report), falling back to English, then to the key. A key found in neither is
+ * reported as missing through lib/i18n (debounced, each key once per page) unless probed.
+ */
 export function translator(labels: Record<string, string> | undefined): T {
-  return (key, vars) => format(labels?.[key] ?? EN[key] ?? key, vars)
+  return (key, vars, fallback, probe) => {
+    let s = labels?.[key] ?? lookup(key)
+    if (s == null) {
+      s = EN[key] ?? fallback ?? key
+      if (!probe) reportMissing(key, s)
+    }
+    return format(s, vars)
+  }
 }
 
 /** The thank-you title label for a terminal status. */

@@ -9,9 +9,12 @@ import './controls.css'
 
 export type { ControlProps, Option }
 
-/** t(key, vars), or the English fallback while the key has no translation (t returns the key). */
-export function tr(t: ControlProps['t'], key: string, en: string, vars?: Record<string, string | number>): string {
-  const s = t(key, vars)
+/**
+ * t(key, vars), or the English fallback while the key has no translation (t returns it, or the
+ * key). probe: the key may well be absent (a more specific form tried first), so no report.
+ */
+export function tr(t: ControlProps['t'], key: string, en: string, vars?: Record<string, string | number>, probe?: boolean): string {
+  const s = t(key, vars, en, probe)
   return s === key ? en : s
 }
 
