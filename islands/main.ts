@@ -6,9 +6,9 @@
 import './lib/toast.css'
 import { startLoader } from './loader'
 import { startToaster } from './lib/toast'
-import { installReporter } from './lib/report'
+import { trapErrors } from './lib/report-trap'
 import './registry'
 
-installReporter() // first, so an island that fails while mounting is reported
+trapErrors() // first, so an island that fails while mounting is reported
 startToaster()
 startLoader()

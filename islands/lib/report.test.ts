@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { clip, createReporter, fromConsole, fromError, ignored, installReporter, MAX_REPORTS, type Report } from './report'
+import { clip, createReporter, fromConsole, fromError, handler, ignored, MAX_REPORTS, type Report } from './report'
+import { trapErrors } from './report-trap'
 
 const err = (message: string, extra: Partial<Report> = {}): Report => ({ href: 'https://panel.test/feed', name: 'TypeError', message, ...extra })
 
@@ -74,7 +75,7 @@ describe('once per payload', () => {
   })
 })
 
-describe('installReporter', () => {
+describe('the trap and the reporter it loads', () => {
   let original: typeof console.error
   beforeEach(() => {
     original = console.error
@@ -84,15 +85,28 @@ describe('installReporter', () => {
   })
 
   it('does nothing in a development build', () => {
-    const send = vi.fn<(body: string) => void>()
-    expect(installReporter(true, send)).toBeNull()
+    const load = vi.fn()
+    trapErrors(true, load)
     expect(console.error).toBe(original)
+    window.dispatchEvent(new ErrorEvent('error', { message: 'x' }))
+    expect(load).not.toHaveBeenCalled()
   })
 
-  it('reports uncaught errors, rejections and console.error, each payload once', () => {
+  it('loads the reporter only when something happens', async () => {
+    console.error = vi.fn()
+    const load = vi.fn(async () => ({ handler: () => handler(vi.fn()) }))
+    trapErrors(false, load)
+    await Promise.resolve()
+    expect(load).not.toHaveBeenCalled()
+    console.error('first')
+    console.error('second')
+    expect(load).toHaveBeenCalledTimes(1)
+  })
+
+  it('reports uncaught errors, rejections and console.error, each payload once', async () => {
     console.error = vi.fn()
     const send = vi.fn<(body: string) => void>()
-    installReporter(false, send)
+    trapErrors(false, async () => ({ handler: () => handler(send) }))
     const boom = new TypeError('x is undefined')
 
     for (let i = 0; i < 2; i++) {
@@ -103,6 +117,7 @@ describe('installReporter', () => {
     rejection.reason = new RangeError('bad range')
     window.dispatchEvent(rejection)
     console.error('Warning:', { a: 1 })
+    await vi.waitFor(() => expect(send).toHaveBeenCalledTimes(3))
 
     const bodies = send.mock.calls.map((c) => JSON.parse(c[0]))
     expect(bodies).toHaveLength(3)

@@ -1,6 +1,6 @@
 /**
- * Client error reporter (spec sections 7 and 8). Installed by the base bundle (main.ts) on
- * every page with JavaScript, except in development builds: uncaught errors, unhandled
+ * Client error reporter (spec sections 7 and 8), loaded by the base bundle's trap
+ * (lib/report-trap) on a page's first error, never in development builds: uncaught errors, unhandled
  * rejections and console.error calls go to POST /api/v1/public/client/error as
  * {href, name, message, source, stack, lineno, colno} or, for console calls, {href, arguments}.
  *
@@ -9,9 +9,10 @@
  * extensions, and 4xx answers (ClientError: the page shows those). An identical payload is
  * sent once per page, and a page sends at most MAX_REPORTS.
  *
- * Kept tiny and dependency-free (lib/headers only): it ships with every page.
+ * Dependency-free (lib/headers only); a lazy chunk, so pages without errors never load it.
  */
 import { appHeaders } from './headers'
+import type { Trapped } from './report-trap'
 
 export interface Report {
   href: string
@@ -128,31 +129,34 @@ export function post(body: string): void {
   fetch('/api/v1/public/client/error', { method: 'POST', headers, body, credentials: 'same-origin', keepalive: true }).catch(() => {})
 }
 
+/** The report of what the trap caught. */
+function toReport(t: Trapped): Report {
+  switch (t.kind) {
+    case 'error': {
+      const e = t.event
+      return fromError(e.error ?? e.message, { message: e.error?.message ?? e.message, source: e.filename, lineno: e.lineno, colno: e.colno })
+    }
+    case 'rejection':
+      return fromError(t.reason)
+    default:
+      return fromConsole(t.args)
+  }
+}
+
 /**
- * Listens for uncaught errors and unhandled rejections and forwards console.error; does
- * nothing in development builds (dev defaults to Vite's import.meta.env.DEV).
+ * The reporter the trap (lib/report-trap) loads on the page's first error: it reports what the
+ * trap caught. A console.error raised while reporting is not reported again.
  */
-export function installReporter(dev: boolean = import.meta.env.DEV, send: (body: string) => void = post): Reporter | null {
-  if (dev) return null
+export function handler(send: (body: string) => void = post): (t: Trapped) => void {
   const r = createReporter(send)
-  let busy = false // a console.error raised while reporting is not reported again
-  const guarded = (rep: () => Report) => {
+  let busy = false
+  return (t) => {
     if (busy) return
     busy = true
     try {
-      r.report(rep())
+      r.report(toReport(t))
     } finally {
       busy = false
     }
   }
-  window.addEventListener('error', (e: ErrorEvent) =>
-    guarded(() => fromError(e.error ?? e.message, { message: e.error?.message ?? e.message, source: e.filename, lineno: e.lineno, colno: e.colno })),
-  )
-  window.addEventListener('unhandledrejection', (e: PromiseRejectionEvent) => guarded(() => fromError(e.reason)))
-  const original = console.error
-  console.error = (...args: unknown[]) => {
-    original.apply(console, args)
-    guarded(() => fromConsole(args))
-  }
-  return r
 }
