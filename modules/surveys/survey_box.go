@@ -395,7 +395,7 @@ func (m *Module) ratingSubmit(c fiber.Ctx) error {
 
 // surveyLabelKeys are the texts the survey-box island and its controls show.
 var surveyLabelKeys = []string{
-	"survey.next", "survey.submit", "survey.percent_complete", "survey.preview_only", "survey.back", "survey.restart",
+	"survey.next", "survey.progress", "survey.submit", "survey.percent_complete", "survey.preview_only", "survey.back", "survey.restart",
 	"survey.close_preview", "survey.go_to_homepage", "survey.continue_website", "survey.open_new_tab", "error.default_button", "embed.close",
 	"survey.payout", "survey.rate", "survey.comment", "survey.send_rating", "survey.rating_saved", "survey.control_failed",
 	"survey.retry", "survey.balance", "survey.outcome_completed", "survey.outcome_screened", "survey.outcome_quota_full",
