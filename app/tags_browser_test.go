@@ -29,8 +29,20 @@ const fakeGtag = `(function () {
 
 func TestInChromiumTheTagLoadsAndReportsThePageViewWithoutTokens(t *testing.T) {
 	b := newBrowserEnv(t)
-	setDemoTags(t, b.env, "G-TEST1234", "")
+	for _, tc := range []struct{ panel, host, id string }{
+		{"demo", "localhost", "G-TEST1234"},
+		{"northwind", "northwind.localhost", "G-NORTH5678"},
+	} {
+		t.Run(tc.panel, func(t *testing.T) {
+			setPanelTags(t, b.env, tc.panel, tc.id, "")
+			pageViewWithoutTokens(t, b, tc.host, tc.id)
+		})
+	}
+}
 
+// pageViewWithoutTokens opens a host's login page with tokens in its address and checks the
+// tag's page view, answered locally, carries none of them.
+func pageViewWithoutTokens(t *testing.T, b *browserEnv, host, id string) {
 	var mu sync.Mutex
 	var tagURLs, hits []string
 	incognito, err := b.browser.Incognito()
@@ -58,7 +70,7 @@ func TestInChromiumTheTagLoadsAndReportsThePageViewWithoutTokens(t *testing.T) {
 	t.Cleanup(func() { _ = router.Stop() })
 
 	token := "0b9a8c7d-1e2f-4a5b-9c8d-7e6f5a4b3c2d"
-	p.MustNavigate(b.url("localhost", "/login?token="+token+"&pp-token="+token+"&refresh=1700000000&redirect=%2Ffeed"))
+	p.MustNavigate(b.url(host, "/login?token="+token+"&pp-token="+token+"&refresh=1700000000&redirect=%2Ffeed"))
 	p.MustWaitLoad()
 
 	require.Eventually(t, func() bool {
@@ -70,10 +82,10 @@ func TestInChromiumTheTagLoadsAndReportsThePageViewWithoutTokens(t *testing.T) {
 	mu.Lock()
 	defer mu.Unlock()
 	require.Len(t, tagURLs, 1)
-	assert.Equal(t, "https://www.googletagmanager.com/gtag/js?id=G-TEST1234", tagURLs[0])
+	assert.Equal(t, "https://www.googletagmanager.com/gtag/js?id="+id, tagURLs[0])
 	hit, err := url.Parse(hits[0])
 	require.NoError(t, err)
-	assert.Equal(t, "G-TEST1234", hit.Query().Get("tid"))
+	assert.Equal(t, id, hit.Query().Get("tid"))
 	dl, err := url.Parse(hit.Query().Get("dl"))
 	require.NoError(t, err)
 	assert.Equal(t, "/login", dl.Path)

@@ -12,6 +12,7 @@ import (
 	"github.com/canvass/canvass/migrations/dbtest"
 	"github.com/canvass/canvass/modules/mailer"
 	"github.com/canvass/canvass/modules/mailer/mailertest"
+	"github.com/canvass/canvass/modules/tenancy"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -56,7 +57,19 @@ func eachDialectLogged(t *testing.T, fn func(t *testing.T, e *env, log *logBuffe
 // setDemoTags gives Canvass Demo these tag settings (Northwind keeps none).
 func setDemoTags(t *testing.T, e *env, analyticsID, managerID string) {
 	t.Helper()
-	spec := demoPanels()[0]
+	setPanelTags(t, e, "demo", analyticsID, managerID)
+}
+
+// setPanelTags gives a demo panel (demo or northwind) its tag ids as a tenant file would.
+func setPanelTags(t *testing.T, e *env, panelKey, analyticsID, managerID string) {
+	t.Helper()
+	var spec tenancy.PanelSpec
+	for _, p := range demoPanels() {
+		if p.Key == panelKey {
+			spec = p
+		}
+	}
+	require.Equal(t, panelKey, spec.Key, "a demo panel")
 	spec.AppSettings.GoogleAnalyticsID = analyticsID
 	spec.AppSettings.GoogleTagMngrID = managerID
 	_, err := e.app.Tenancy.Apply(context.Background(), spec)
