@@ -207,7 +207,13 @@ func a11yVisits() []a11yVisit {
 	return []a11yVisit{
 		// Visitors.
 		page("login", "/login", a11yVisitor, "/login"),
-		page("API docs", "/api/docs", a11yVisitor, "/api/docs"),
+		{name: "API docs", routes: []string{"/api/docs"}, who: a11yVisitor, run: func(w *a11yWalk, s *a11ySession) {
+			if w.lang != "en" {
+				return // the API document is for developers and written in English only (lang="en")
+			}
+			w.open(s, "/api/docs")
+			w.check(s, "API docs")
+		}},
 		{name: "login, refused", routes: []string{"/login"}, who: a11yVisitor, run: func(w *a11yWalk, s *a11ySession) {
 			w.open(s, "/login")
 			w.submit(s, "form[action='/login'] button[type=submit]") // empty: the fields' errors
