@@ -265,6 +265,7 @@ code,.path{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font
 .op h4{margin:.25rem 0;font-size:1rem}
 .method{display:inline-block;min-width:4.5rem;font-weight:700;color:#fff;background:#24292f;border-radius:4px;padding:0 .4rem;margin-right:.5rem;text-align:center}
 .m-POST{background:#116329}.m-DELETE{background:#a40e26}.m-GET{background:#0550ae}
+.scroll{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;width:100%;margin:.5rem 0}
 th,td{border:1px solid #d0d7de;padding:.25rem .5rem;text-align:left;vertical-align:top}
 th{background:#f6f8fa}
@@ -295,18 +296,18 @@ nav ul{columns:2 16rem}
 {{if .Security}}<p>Authentication: {{range $i, $s := .Security}}{{if $i}} or {{end}}<code>{{$s}}</code>{{end}}</p>{{end}}
 {{if .Parameters}}
 <h4>Parameters</h4>
-<table><thead><tr><th scope="col">Name</th><th scope="col">In</th><th scope="col">Type</th><th scope="col">Required</th><th scope="col">Description</th></tr></thead><tbody>
+<div class="scroll" tabindex="0" role="region" aria-label="Parameters of {{.Method}} {{.Path}}"><table><thead><tr><th scope="col">Name</th><th scope="col">In</th><th scope="col">Type</th><th scope="col">Required</th><th scope="col">Description</th></tr></thead><tbody>
 {{range .Parameters}}<tr><td><code>{{.Name}}</code></td><td>{{.In}}</td><td><code>{{.Type}}</code></td><td>{{if .Required}}yes{{else}}no{{end}}</td><td>{{.Description}}</td></tr>{{end}}
-</tbody></table>
+</tbody></table></div>
 {{end}}
 {{if .Body}}
 <h4>Request body{{if .BodyRequired}} (required){{end}}</h4>
 <ul>{{range .Body}}<li><code>{{.MediaType}}</code>: <code>{{.Type}}</code></li>{{end}}</ul>
 {{end}}
 <h4>Responses</h4>
-<table><thead><tr><th scope="col">Status</th><th scope="col">Meaning</th><th scope="col">Body</th></tr></thead><tbody>
+<div class="scroll" tabindex="0" role="region" aria-label="Responses of {{.Method}} {{.Path}}"><table><thead><tr><th scope="col">Status</th><th scope="col">Meaning</th><th scope="col">Body</th></tr></thead><tbody>
 {{range .Responses}}<tr><td>{{.Status}}</td><td>{{.Description}}</td><td>{{range .Content}}<code>{{.MediaType}}</code>: <code>{{.Type}}</code><br>{{else}}<span class="muted">none</span>{{end}}</td></tr>{{end}}
-</tbody></table>
+</tbody></table></div>
 </article>
 {{end}}
 </section>
@@ -318,9 +319,9 @@ nav ul{columns:2 16rem}
 <h3 id="schema-{{.Name}}"><code>{{.Name}}</code> <span class="muted">{{.Type}}</span></h3>
 {{if .Description}}<p>{{.Description}}</p>{{end}}
 {{if .Fields}}
-<table><thead><tr><th scope="col">Field</th><th scope="col">Type</th><th scope="col">Required</th><th scope="col">Description</th></tr></thead><tbody>
+<div class="scroll" tabindex="0" role="region" aria-label="Fields of {{.Name}}"><table><thead><tr><th scope="col">Field</th><th scope="col">Type</th><th scope="col">Required</th><th scope="col">Description</th></tr></thead><tbody>
 {{range .Fields}}<tr><td><code>{{.Name}}</code></td><td><code>{{.Type}}</code></td><td>{{if .Required}}yes{{else}}no{{end}}</td><td>{{.Description}}</td></tr>{{end}}
-</tbody></table>
+</tbody></table></div>
 {{end}}
 </article>
 {{end}}
