@@ -40,6 +40,9 @@ type Config struct {
 	// UnsubscribeMailto, when set, is a mailbox bulk mails' List-Unsubscribe names beside the
 	// one-click https address (unsubscribe@panel.example); its mail is the operator's to act on.
 	UnsubscribeMailto string
+	// ConsoleHost is the operator console's host (compared without port); the console is
+	// served there only, never on a panel's domain.
+	ConsoleHost string
 }
 
 func LoadConfig(getenv func(string) string) (Config, error) {
@@ -63,6 +66,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		UploadsDir:  get("CANVASS_UPLOADS_DIR", filepath.Join("data", "uploads")),
 		// A mailbox name, not a display address: it goes into a header as mailto:ADDRESS.
 		UnsubscribeMailto: get("CANVASS_UNSUBSCRIBE_MAILTO", ""),
+		ConsoleHost:       strings.ToLower(get("CANVASS_CONSOLE_HOST", "console.localhost")),
 	}
 	ttl, err := time.ParseDuration(get("CANVASS_PANEL_CACHE_TTL", tenancy.DefaultCacheTTL.String()))
 	if err != nil || ttl <= 0 {
@@ -95,6 +99,9 @@ func (c Config) Validate() error {
 		if a, err := mail.ParseAddress(c.UnsubscribeMailto); err != nil || a.Address != c.UnsubscribeMailto || a.Name != "" || !asciiOnly(c.UnsubscribeMailto) {
 			errs = append(errs, fmt.Errorf("CANVASS_UNSUBSCRIBE_MAILTO must be a plain ASCII email address such as unsubscribe@panel.example, not %q", c.UnsubscribeMailto))
 		}
+	}
+	if tenancy.NormalizeHost(c.ConsoleHost) != c.ConsoleHost || c.ConsoleHost == "" {
+		errs = append(errs, fmt.Errorf("CANVASS_CONSOLE_HOST must be a host name without port, such as console.example.com, not %q", c.ConsoleHost))
 	}
 	if c.Secret == "" {
 		errs = append(errs, errors.New("CANVASS_SECRET is required in production (at least 32 characters)"))

@@ -22,6 +22,8 @@ func TestAConfigurationValueThatCannotBeUsedIsRefusedByName(t *testing.T) {
 		{name: "an unsubscribe mailbox that is no address", key: "CANVASS_UNSUBSCRIBE_MAILTO", value: "unsubscribe", want: "CANVASS_UNSUBSCRIBE_MAILTO must be a plain ASCII email address"},
 		{name: "an unsubscribe mailbox with a display name", key: "CANVASS_UNSUBSCRIBE_MAILTO", value: "Unsubscribe <u@panel.example>", want: "CANVASS_UNSUBSCRIBE_MAILTO must be a plain ASCII email address"},
 		{name: "an unsubscribe mailbox beyond ASCII", key: "CANVASS_UNSUBSCRIBE_MAILTO", value: "désabonner@panel.example", want: "CANVASS_UNSUBSCRIBE_MAILTO must be a plain ASCII email address"},
+		{name: "a console host with a port", key: "CANVASS_CONSOLE_HOST", value: "console.example.com:8443", want: "CANVASS_CONSOLE_HOST must be a host name without port"},
+		{name: "a console host that is a URL", key: "CANVASS_CONSOLE_HOST", value: "https://console.example.com", want: "CANVASS_CONSOLE_HOST must be a host name without port"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -77,4 +79,20 @@ func TestUploadsGoUnderDataUnlessConfiguredAndTheUnsubscribeMailboxIsOptional(t 
 	require.NoError(t, err)
 	assert.Equal(t, "/srv/canvass/uploads", cfg.UploadsDir)
 	assert.Equal(t, "unsubscribe@panel.example", cfg.UnsubscribeMailto)
+}
+
+func TestTheConsoleHostDefaultsToConsoleLocalhostAndIsComparedInLowerCase(t *testing.T) {
+	for value, want := range map[string]string{"": "console.localhost", "Console.Example.COM": "console.example.com", "ops.panel.example": "ops.panel.example"} {
+		cfg, err := LoadConfig(func(k string) string {
+			switch k {
+			case "CANVASS_ENV":
+				return "development"
+			case "CANVASS_CONSOLE_HOST":
+				return value
+			}
+			return ""
+		})
+		require.NoError(t, err, value)
+		assert.Equal(t, want, cfg.ConsoleHost, value)
+	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/canvass/canvass/modules/accounts"
 	"github.com/canvass/canvass/modules/campaigns"
+	"github.com/canvass/canvass/modules/console"
 	"github.com/canvass/canvass/modules/offers"
 	"github.com/canvass/canvass/modules/tenancy"
 	"github.com/canvass/canvass/modules/web"
@@ -111,7 +112,39 @@ func LoadDemo(ctx context.Context, app *App) error {
 	if err := loadDemoRedemptions(ctx, app, panel, pid); err != nil {
 		return err
 	}
+	if err := loadDemoOperators(ctx, app); err != nil {
+		return err
+	}
 	return loadDemoReferrals(ctx, app)
+}
+
+// DemoOperators are the console's demo operators, one per role on Canvass Demo (the owner
+// owns Northwind too), with their fixed passwords (README, "Operator console").
+var DemoOperators = []struct {
+	Email, Password string
+	Role            console.Role
+	Panels          []string
+}{
+	{"owner@ops.demo.test", "console-owner-1", console.RoleOwner, []string{"demo", "northwind"}},
+	{"editor@ops.demo.test", "console-editor-1", console.RoleEditor, []string{"demo"}},
+	{"finance@ops.demo.test", "console-finance-1", console.RoleFinance, []string{"demo"}},
+	{"support@ops.demo.test", "console-support-1", console.RoleSupport, []string{"demo"}},
+}
+
+// loadDemoOperators adds the demo operators; an operator or grant already there stays as it is.
+func loadDemoOperators(ctx context.Context, app *App) error {
+	for _, o := range DemoOperators {
+		for _, key := range o.Panels {
+			panel, err := app.Tenancy.PanelByKey(ctx, key)
+			if err != nil {
+				return fmt.Errorf("demo operator %s: %w", o.Email, err)
+			}
+			if _, err := app.Console.Service().AddOperator(ctx, console.CLI, o.Email, o.Role, panel.ID, o.Password); err != nil {
+				return fmt.Errorf("demo operator %s: %w", o.Email, err)
+			}
+		}
+	}
+	return nil
 }
 
 // applyDemoSignIn points both demo panels' Google, Facebook and X sign-in at the local

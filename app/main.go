@@ -39,6 +39,8 @@
 //	                                      the latest client error reports, with page, member and app
 //	canvass errors top [--panel KEY] [--since 24h] [--limit 20]
 //	                                      the most frequent client errors in the window
+//	canvass operators add --email EMAIL --role owner|editor|finance|support --panel KEY [--password P]
+//	                                      an operator of the console (the password is printed once)
 package main
 
 import (
@@ -162,6 +164,14 @@ func run(ctx context.Context, args []string, log *slog.Logger) error {
 		}
 		translationsCmd = tc
 	}
+	var operatorsCmd *operatorsCommand
+	if cmd == "operators" {
+		oc, err := prepareOperatorsCommand(args)
+		if err != nil {
+			return err
+		}
+		operatorsCmd = oc
+	}
 	cfg, err := osConfig()
 	if err != nil {
 		return fmt.Errorf("configuration: %w", err)
@@ -251,8 +261,14 @@ func run(ctx context.Context, args []string, log *slog.Logger) error {
 			return err
 		}
 		return errorsCmd.run(ctx, app, db, os.Stdout, time.Now())
+	case "operators":
+		app, err := NewApp(cfg, db, log, Options{})
+		if err != nil {
+			return err
+		}
+		return operatorsCmd.run(ctx, app, os.Stdout)
 	default:
-		return fmt.Errorf("unknown command %q (serve, migrate, demo, tenant apply, campaigns validate, campaigns import, ledger adjust, ledger balance, ledger reconcile, postcodes import, redemptions options apply, redemptions list, redemptions show, redemptions approve, redemptions reject, redemptions mark-paid, competitions list, competitions show, competitions draw, competitions verify, affiliates create, affiliates list, mail send, translations missing, translations export, errors list, errors top)", cmd)
+		return fmt.Errorf("unknown command %q (serve, migrate, demo, tenant apply, campaigns validate, campaigns import, ledger adjust, ledger balance, ledger reconcile, postcodes import, redemptions options apply, redemptions list, redemptions show, redemptions approve, redemptions reject, redemptions mark-paid, competitions list, competitions show, competitions draw, competitions verify, affiliates create, affiliates list, mail send, translations missing, translations export, errors list, errors top, operators add)", cmd)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/canvass/canvass/modules/campaigns"
 	"github.com/canvass/canvass/modules/clientreports"
 	"github.com/canvass/canvass/modules/competitions"
+	"github.com/canvass/canvass/modules/console"
 	"github.com/canvass/canvass/modules/events"
 	"github.com/canvass/canvass/modules/feed"
 	"github.com/canvass/canvass/modules/mobile"
@@ -28,7 +29,7 @@ func allModels() []any {
 	for _, models := range [][]any{
 		tenancy.Models(), accounts.Models(), ratelimit.Models(), campaigns.Models(), feed.Models(), surveys.Models(),
 		events.Models(), wallet.Models(), postcodes.Models(), mobile.Models(), redemptions.Models(), competitions.Models(),
-		referrals.Models(), offers.Models(), clientreports.Models(),
+		referrals.Models(), offers.Models(), clientreports.Models(), console.Models(),
 	} {
 		out = append(out, models...)
 	}

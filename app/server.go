@@ -14,6 +14,7 @@ import (
 	"github.com/canvass/canvass/modules/captcha"
 	"github.com/canvass/canvass/modules/clientreports"
 	"github.com/canvass/canvass/modules/competitions"
+	"github.com/canvass/canvass/modules/console"
 	"github.com/canvass/canvass/modules/events"
 	"github.com/canvass/canvass/modules/feed"
 	"github.com/canvass/canvass/modules/home"
@@ -65,6 +66,8 @@ type App struct {
 	ClientReports *clientreports.Module
 	// APIDocs publishes the OpenAPI document of every API family (/api/openapi.json, /api/docs).
 	APIDocs *apidocs.Module
+	// Console is the operator console, served on its own host only (CANVASS_CONSOLE_HOST).
+	Console *console.Module
 	// dev holds the local development sign-in and captcha providers (demo outside production).
 	dev *devProviders
 	// partner is the demo's partner site that frames the widgets (demo outside production).
@@ -185,6 +188,10 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	if a.APIDocs, err = apidocs.New(log); err != nil {
 		return nil, err
 	}
+	a.Console = console.New(console.Deps{
+		DB: db, Kit: kit, Log: log, Limiter: limiter, Panels: consolePanels(db, a.Tenancy), Host: cfg.ConsoleHost,
+		Development: cfg.Env == "development", Production: cfg.Production(),
+	})
 	a.Home = home.New(kit, a.Accounts, func(ctx context.Context) error {
 		sqlDB, err := db.DB()
 		if err != nil {
@@ -227,6 +234,9 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 		log.Warn("precompressed static files are older than their sources and are not served (run `make islands`)", "files", stale)
 	}
 	f.Use("/static", staticFiles.Handler())
+	// The console host is answered by the console alone, before panel tenancy (which knows no
+	// such domain) and uncompressed (its forms carry a CSRF token: BREACH).
+	f.Use(a.Console.Gate())
 	f.Use(web.Compress())
 	f.Use(a.Tenancy.Middleware())
 	f.Use(a.Accounts.Session())
@@ -255,6 +265,22 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	f.Use(a.Home.Fallback)
 	a.Fiber = f
 	return a, nil
+}
+
+// consolePanels lists every panel for the console (id, key, name).
+func consolePanels(db *gorm.DB, t *tenancy.Module) console.Panels {
+	list := allPanels(db, t)
+	return func(ctx context.Context) ([]console.PanelRef, error) {
+		panels, err := list(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]console.PanelRef, len(panels))
+		for i, p := range panels {
+			out[i] = console.PanelRef{ID: p.ID, Key: p.Key, Name: p.Name}
+		}
+		return out, nil
+	}
 }
 
 // memberCountry is the signed-in member's country for the offers provider's lists: the

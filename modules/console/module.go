@@ -1,0 +1,296 @@
+package console
+
+import (
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"log/slog"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/canvass/canvass/modules/ratelimit"
+	"github.com/canvass/canvass/modules/web"
+	"github.com/canvass/canvass/views"
+	consoleviews "github.com/canvass/canvass/views/console"
+	"github.com/gofiber/fiber/v3"
+	"github.com/valyala/fasthttp"
+	"gorm.io/gorm"
+)
+
+// Cookies of the console: host-only (no Domain), HttpOnly, SameSite=Strict, Secure outside
+// development. Host-only keeps them to the console host, which serves nothing else.
+const (
+	SessionCookie = "console_session"
+	CSRFCookie    = "console_csrf"
+	CSRFField     = "_csrf"
+)
+
+// Rate limits: sign-in attempts per client address and per email, second-factor attempts
+// per operator, each over a window.
+const (
+	loginWindow    = 15 * time.Minute
+	loginPerIP     = 30
+	loginPerEmail  = 10
+	factorPerOp    = 10
+	languagesOffer = "en"
+)
+
+// Deps are what the console needs from the app.
+type Deps struct {
+	DB      *gorm.DB
+	Kit     *web.Kit
+	Log     *slog.Logger
+	Limiter *ratelimit.Limiter
+	Panels  Panels
+	// Host is the console's host name (CANVASS_CONSOLE_HOST), compared without its port.
+	Host string
+	// Development drops the cookies' Secure flag (plain http on localhost).
+	Development bool
+	// Production requires TOTP before an operator may act.
+	Production bool
+}
+
+// Module serves the console: its own Fiber app, reached only through Gate on the console host.
+type Module struct {
+	svc     *Service
+	kit     *web.Kit
+	log     *slog.Logger
+	limiter *ratelimit.Limiter
+	host    string
+	secure  bool
+	csrfKey []byte
+	app     *fiber.App
+	handler fasthttp.RequestHandler
+}
+
+func New(d Deps) *Module {
+	m := &Module{
+		svc: NewService(NewStore(d.DB), d.Panels, d.Production), kit: d.Kit, log: d.Log, limiter: d.Limiter,
+		host: normalizeHost(d.Host), secure: !d.Development, csrfKey: d.Kit.Secret("console-csrf"),
+	}
+	m.app = fiber.New(fiber.Config{AppName: "canvass-console", ErrorHandler: m.errorHandler, BodyLimit: 1 << 20})
+	m.routes(m.app)
+	// Built once here: Fiber adds its HEAD routes at start-up, which must not race a request.
+	m.handler = m.app.Handler()
+	return m
+}
+
+// Service is the console's rules (the CLI and the demo add operators through it).
+func (m *Module) Service() *Service { return m.svc }
+
+// Routes are the console's routes, for the accessibility walk's list of pages.
+func (m *Module) Routes() []fiber.Route { return m.app.GetRoutes(true) }
+
+// Host is the console's host name.
+func (m *Module) Host() string { return m.host }
+
+// Gate answers every request to the console host from the console's own app, before panel
+// tenancy sees it; any other host goes on to the panels (where /console/ is no route: 404).
+func (m *Module) Gate() fiber.Handler {
+	return func(c fiber.Ctx) error {
+		if normalizeHost(c.Hostname()) != m.host {
+			return c.Next()
+		}
+		m.handler(c.RequestCtx())
+		return nil
+	}
+}
+
+func normalizeHost(h string) string {
+	h = strings.ToLower(strings.TrimSpace(h))
+	if host, _, err := net.SplitHostPort(h); err == nil {
+		h = host
+	}
+	return strings.TrimSuffix(h, ".")
+}
+
+type ctxKey int
+
+const (
+	sessionKey ctxKey = iota
+	operatorKey
+	tokenKey
+)
+
+func sessionOf(c fiber.Ctx) *Session {
+	s, _ := c.Locals(sessionKey).(*Session)
+	return s
+}
+
+func operatorOf(c fiber.Ctx) *Operator {
+	o, _ := c.Locals(operatorKey).(*Operator)
+	return o
+}
+
+func (m *Module) routes(r fiber.Router) {
+	r.Use(m.session, m.csrf)
+	r.Get("/", func(c fiber.Ctx) error { return c.Redirect().Status(fiber.StatusFound).To("/console/") })
+	r.Get("/console/login", m.loginPage)
+	r.Post("/console/login", m.login)
+	r.Get("/console/login/totp", m.totpPage)
+	r.Post("/console/login/totp", m.totp)
+	r.Get("/console/totp/enrol", m.enrolPage)
+	r.Post("/console/totp/enrol", m.enrol)
+	r.Post("/console/logout", m.logout)
+	r.Get("/console/", m.full(m.home))
+	r.Get("/console/panels/:panel/operators", m.full(m.panel(ActionManageOperators, m.operatorsPage)))
+	r.Post("/console/panels/:panel/operators", m.full(m.panel(ActionManageOperators, m.addOperator)))
+	r.Post("/console/panels/:panel/operators/remove", m.full(m.panel(ActionManageOperators, m.removeOperator)))
+	r.Get("/console/audit", m.full(m.auditPage))
+	r.Get("/console/audit.csv", m.full(m.auditCSV))
+}
+
+// session reads the console's session cookie; an ended or unknown one is cleared.
+func (m *Module) session(c fiber.Ctx) error {
+	if token := c.Cookies(SessionCookie); token != "" {
+		sess, op, err := m.svc.Resume(c.Context(), token)
+		switch {
+		case err == nil:
+			c.Locals(sessionKey, sess)
+			c.Locals(operatorKey, op)
+			c.Locals(tokenKey, token)
+		case errors.Is(err, ErrNotFound):
+			m.clearCookie(c, SessionCookie)
+		default:
+			return err
+		}
+	}
+	return c.Next()
+}
+
+func (m *Module) setCookie(c fiber.Ctx, name, value string, maxAge int) {
+	c.Cookie(&fiber.Cookie{
+		Name: name, Value: value, Path: "/", HTTPOnly: true, Secure: m.secure,
+		SameSite: fiber.CookieSameSiteStrictMode, MaxAge: maxAge, SessionOnly: maxAge == 0,
+	})
+}
+
+func (m *Module) clearCookie(c fiber.Ctx, name string) {
+	c.Cookie(&fiber.Cookie{
+		Name: name, Value: "", Path: "/", HTTPOnly: true, Secure: m.secure,
+		SameSite: fiber.CookieSameSiteStrictMode, Expires: time.Unix(0, 0), MaxAge: -1,
+	})
+}
+
+// csrf is a synchronizer token: an HMAC of the browser's random CSRF cookie and the session,
+// sent in every form; a post without it (or with another's) is refused. With SameSite=Strict
+// cookies on top, it is at least as strict as the member app's double-submit token.
+func (m *Module) csrf(c fiber.Ctx) error {
+	if c.Cookies(CSRFCookie) == "" {
+		b := make([]byte, 24)
+		if _, err := rand.Read(b); err != nil {
+			return err
+		}
+		v := hex.EncodeToString(b)
+		m.setCookie(c, CSRFCookie, v, 0)
+		c.Request().Header.SetCookie(CSRFCookie, v) // this request's forms carry it already
+	}
+	switch c.Method() {
+	case fiber.MethodGet, fiber.MethodHead:
+		return c.Next()
+	}
+	sent := c.FormValue(CSRFField)
+	if sent == "" || subtle.ConstantTimeCompare([]byte(sent), []byte(m.csrfToken(c))) != 1 {
+		return fiber.NewError(fiber.StatusForbidden, "csrf")
+	}
+	return c.Next()
+}
+
+func (m *Module) csrfToken(c fiber.Ctx) string {
+	binding := ""
+	if s := sessionOf(c); s != nil {
+		binding = s.TokenHash
+	}
+	mac := hmac.New(sha256.New, m.csrfKey)
+	mac.Write([]byte(c.Cookies(CSRFCookie) + "\x00" + binding))
+	return base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
+}
+
+// full lets through a fully signed-in operator; anyone else goes to the step they are at.
+func (m *Module) full(next fiber.Handler) fiber.Handler {
+	return func(c fiber.Ctx) error {
+		sess := sessionOf(c)
+		switch {
+		case sess == nil:
+			return m.redirect(c, "/console/login")
+		case sess.Stage == StageTOTP:
+			return m.redirect(c, "/console/login/totp")
+		case sess.Stage == StageEnrol:
+			return m.redirect(c, "/console/totp/enrol")
+		}
+		return next(c)
+	}
+}
+
+// panel authorises an action on the panel the path names: 404 for a panel the operator holds
+// no role on (or none at all), 403 for one whose roles do not allow it.
+func (m *Module) panel(action Action, next func(c fiber.Ctx, a PanelAccess) error) fiber.Handler {
+	return func(c fiber.Ctx) error {
+		d, access, err := m.svc.Can(c.Context(), operatorOf(c), c.Params("panel"), action)
+		if err != nil {
+			return err
+		}
+		switch d {
+		case Hidden:
+			return fiber.ErrNotFound
+		case Forbidden:
+			return fiber.ErrForbidden
+		}
+		return next(c, access)
+	}
+}
+
+func (m *Module) redirect(c fiber.Ctx, to string) error {
+	return c.Redirect().Status(fiber.StatusSeeOther).To(to)
+}
+
+// lang is the console's language: the browser's choice among the app's languages.
+func (m *Module) lang(c fiber.Ctx) string {
+	if l := c.AcceptsLanguages("en", "es", "ru", "zh"); l != "" {
+		return l[:2]
+	}
+	return languagesOffer
+}
+
+// page is what the console's templates read: the app's neutral theme (no panel's), the
+// console's language and CSRF token.
+func (m *Module) page(c fiber.Ctx) *views.Page {
+	p := m.kit.Page(c)
+	p.Lang = m.lang(c)
+	p.Translate = m.kit.Locales.Tr(p.Lang)
+	p.AppName = p.Translate("console.name", nil, nil)
+	p.Languages = nil
+	p.CSRFToken = m.csrfToken(c)
+	return p
+}
+
+// errorHandler renders the console's own error page: never the panel's, which needs a panel.
+func (m *Module) errorHandler(c fiber.Ctx, err error) error {
+	status := fiber.StatusInternalServerError
+	var fe *fiber.Error
+	if errors.As(err, &fe) {
+		status = fe.Code
+	}
+	var key string
+	switch status {
+	case fiber.StatusNotFound, fiber.StatusMethodNotAllowed:
+		status, key = fiber.StatusNotFound, "console.error.not_found"
+	case fiber.StatusForbidden:
+		key = "console.error.forbidden"
+		if fe != nil && fe.Message == "csrf" {
+			key = "console.error.csrf"
+		}
+	case fiber.StatusTooManyRequests:
+		key = "console.error.too_many"
+		c.Set(fiber.HeaderRetryAfter, "60")
+	default:
+		status, key = fiber.StatusInternalServerError, "console.error.unexpected"
+		m.log.Error("console request failed", "method", c.Method(), "path", c.Path(), "err", err)
+	}
+	return m.kit.RenderPage(c, m.page(c), status, consoleviews.ErrorPage(m.kit.Locales.Translate(m.lang(c), key+"_title", nil, nil), m.kit.Locales.Translate(m.lang(c), key, nil, nil), operatorOf(c) != nil))
+}
