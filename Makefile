@@ -37,9 +37,11 @@ test: islands check-generated test-islands test-go
 test-islands: node_modules/.installed
 	$(NPM) test
 
+# The app package holds every HTTP, browser and accessibility test of both databases: some 35
+# minutes under the race detector on two cores, so the limit per package is generous.
 test-go:
 	$(GO) vet ./...
-	$(TESTENV) $(GO) test $(RACE) -count=1 -timeout 45m ./...
+	$(TESTENV) $(GO) test $(RACE) -count=1 -timeout 75m ./...
 
 # Benchmarks, the page-weight budgets (bytes on the wire as Chromium receives them, one line
 # per page), load runs against the real server (64 connections):
