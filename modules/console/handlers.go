@@ -15,29 +15,28 @@ func (m *Module) loginPage(c fiber.Ctx) error {
 	return m.kit.RenderPage(c, m.page(c), fiber.StatusOK, consoleviews.Login(consoleviews.LoginProps{}))
 }
 
-// overLimit counts one attempt under each key and tells whether any is past its limit.
-func (m *Module) overLimit(c fiber.Ctx, limits map[string]int) (bool, error) {
+// overLimit counts one attempt under each key; any past its limit makes the request a 429.
+func (m *Module) overLimit(c fiber.Ctx, limits map[string]int) error {
 	over := false
 	for key, limit := range limits {
 		n, err := m.limiter.Hit(c.Context(), key, loginWindow)
 		if err != nil {
-			return false, err
+			return err
 		}
 		over = over || n > limit
 	}
-	return over, nil
+	if over {
+		return fiber.ErrTooManyRequests
+	}
+	return nil
 }
 
 // login checks the password. The answer to a wrong password and to an unknown email is the
 // same page after the same argon2id work; a signed-in session is replaced (rotation).
 func (m *Module) login(c fiber.Ctx) error {
 	email := NormalizeEmail(c.FormValue("email"))
-	over, err := m.overLimit(c, map[string]int{"console:login:ip:" + c.IP(): loginPerIP, "console:login:email:" + email: loginPerEmail})
-	if err != nil {
+	if err := m.overLimit(c, map[string]int{"console:login:ip:" + c.IP(): loginPerIP, "console:login:email:" + email: loginPerEmail}); err != nil {
 		return err
-	}
-	if over {
-		return fiber.ErrTooManyRequests
 	}
 	op, err := m.svc.Authenticate(c.Context(), email, c.FormValue("password"))
 	if err != nil {
@@ -95,12 +94,8 @@ func (m *Module) totp(c fiber.Ctx) error {
 	if sess == nil || sess.Stage != StageTOTP {
 		return m.redirect(c, "/console/login")
 	}
-	over, err := m.overLimit(c, map[string]int{"console:factor:" + op.ID: factorPerOp})
-	if err != nil {
+	if err := m.overLimit(c, map[string]int{"console:factor:" + op.ID: factorPerOp}); err != nil {
 		return err
-	}
-	if over {
-		return fiber.ErrTooManyRequests
 	}
 	ok, err := m.svc.CheckSecondFactor(c.Context(), op, c.FormValue("code"))
 	if err != nil {
@@ -145,12 +140,8 @@ func (m *Module) enrol(c fiber.Ctx) error {
 	if !enrolOK(sess) {
 		return m.redirect(c, "/console/login")
 	}
-	over, err := m.overLimit(c, map[string]int{"console:factor:" + op.ID: factorPerOp})
-	if err != nil {
+	if err := m.overLimit(c, map[string]int{"console:factor:" + op.ID: factorPerOp}); err != nil {
 		return err
-	}
-	if over {
-		return fiber.ErrTooManyRequests
 	}
 	codes, err := m.svc.FinishEnrol(c.Context(), sess, op, c.FormValue("code"))
 	if errors.Is(err, ErrBadCode) {
