@@ -179,6 +179,23 @@ func (m *Module) roleLabel(c fiber.Ctx, r Role) string {
 	return m.kit.Locales.Translate(m.lang(c), "console.role."+string(r), nil, nil)
 }
 
+// panelSections are the parts of a panel the home page links to, each shown to the operators
+// whose roles there allow its action.
+var panelSections = []struct {
+	path, label string
+	action      Action
+}{
+	{"/settings", "console.section.settings", ActionEditPanel},
+	{"/campaigns", "console.section.campaigns", ActionEditCampaigns},
+	{"/redemptions", "console.section.redemptions", ActionRedemptions},
+	{"/ledger", "console.section.ledger", ActionLedger},
+	{"/competitions", "console.section.competitions", ActionCompetitions},
+	{"/summary", "console.section.summary", ActionLedger},
+	{"/members", "console.section.members", ActionReadMembers},
+	{"/operators", "console.section.operators", ActionManageOperators},
+	{"/audit", "console.section.audit", ActionReadAudit},
+}
+
 func (m *Module) home(c fiber.Ctx) error {
 	op := operatorOf(c)
 	access, err := m.svc.Access(c.Context(), op.ID)
@@ -187,7 +204,12 @@ func (m *Module) home(c fiber.Ctx) error {
 	}
 	props := consoleviews.HomeProps{Email: op.Email, TOTPEnabled: op.TOTPSecret != ""}
 	for _, a := range access {
-		row := consoleviews.PanelRow{Key: a.Panel.Key, Name: a.Panel.Name, ManageOperators: a.Can(ActionManageOperators), ReadAudit: a.Can(ActionReadAudit)}
+		row := consoleviews.PanelRow{Key: a.Panel.Key, Name: a.Panel.Name}
+		for _, s := range panelSections {
+			if a.Can(s.action) {
+				row.Links = append(row.Links, consoleviews.Link{Href: "/console/panels/" + a.Panel.Key + s.path, Label: m.kit.Locales.Translate(m.lang(c), s.label, nil, nil)})
+			}
+		}
 		for _, r := range a.Roles {
 			row.Roles = append(row.Roles, m.roleLabel(c, r))
 		}

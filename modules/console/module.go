@@ -9,7 +9,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"log/slog"
+	"maps"
 	"net"
+	"net/url"
 	"strings"
 	"time"
 
@@ -53,6 +55,13 @@ type Deps struct {
 	Development bool
 	// Production requires TOTP before an operator may act.
 	Production bool
+
+	// The other modules the console acts through, each behind the console's own small
+	// interface (defined beside the part that uses it; the app wires the adapters).
+	PanelSettings PanelSettings // part 2: panels, themes, uploads, provider credentials
+	Campaigns     Campaigns     // part 3: campaigns, quotas, previews, funnels
+	Money         Money         // part 4: redemptions, ledger, competitions, summaries
+	Members       Members       // part 5: members, their sessions and mails
 }
 
 // Module serves the console: its own Fiber app, reached only through Gate on the console host.
@@ -66,12 +75,17 @@ type Module struct {
 	csrfKey []byte
 	app     *fiber.App
 	handler fasthttp.RequestHandler
+	deps    Deps
+	// actions is every panel route's action, by "METHOD path" (pages and API alike), for the
+	// authorisation matrix test and the API tokens' scopes.
+	actions map[string]Action
 }
 
 func New(d Deps) *Module {
 	m := &Module{
 		svc: NewService(NewStore(d.DB), d.Panels, d.Production), kit: d.Kit, log: d.Log, limiter: d.Limiter,
 		host: normalizeHost(d.Host), secure: !d.Development, csrfKey: d.Kit.Secret("console-csrf"),
+		deps: d, actions: map[string]Action{},
 	}
 	m.app = fiber.New(fiber.Config{AppName: "canvass-console", ErrorHandler: m.errorHandler, BodyLimit: 1 << 20})
 	m.routes(m.app)
@@ -138,15 +152,54 @@ func (m *Module) routes(r fiber.Router) {
 	r.Post("/console/totp/enrol", m.enrol)
 	r.Post("/console/logout", m.logout)
 	r.Get("/console/", m.full(m.home))
-	r.Get("/console/panels/:panel/operators", m.full(m.panel(ActionManageOperators, m.operatorsPage)))
-	r.Post("/console/panels/:panel/operators", m.full(m.panel(ActionManageOperators, m.addOperator)))
-	r.Post("/console/panels/:panel/operators/remove", m.full(m.panel(ActionManageOperators, m.removeOperator)))
+	m.PanelPage(r, fiber.MethodGet, "/console/panels/:panel/operators", ActionManageOperators, m.operatorsPage)
+	m.PanelPage(r, fiber.MethodPost, "/console/panels/:panel/operators", ActionManageOperators, m.addOperator)
+	m.PanelPage(r, fiber.MethodPost, "/console/panels/:panel/operators/remove", ActionManageOperators, m.removeOperator)
 	r.Get("/console/audit", m.full(m.auditPage))
 	r.Get("/console/audit.csv", m.full(m.auditCSV))
+	m.PanelPage(r, fiber.MethodGet, "/console/panels/:panel/audit", ActionReadAudit, func(c fiber.Ctx, a PanelAccess) error {
+		return c.Redirect().Status(fiber.StatusFound).To("/console/audit?panel=" + url.QueryEscape(a.Panel.Key))
+	})
+	// The JSON API: operator API tokens only (no cookies, so no CSRF), the same actions.
+	api := r.Group(APIPrefix, m.apiAuth)
+	m.tokenRoutes(r, api)
+	m.panelSettingsRoutes(r, api)
+	m.campaignRoutes(r, api)
+	m.moneyRoutes(r, api)
+	m.memberRoutes(r, api)
 }
+
+// APIPrefix is where the console's JSON API lives (on the console host, like its pages).
+const APIPrefix = "/console/api"
+
+func isAPI(c fiber.Ctx) bool {
+	p := c.Path()
+	return p == APIPrefix || strings.HasPrefix(p, APIPrefix+"/")
+}
+
+// PanelPage adds a page route on a panel (its path has :panel) for a signed-in operator
+// whose roles there allow action; every panel page is registered through it, so the
+// authorisation matrix test knows its action.
+func (m *Module) PanelPage(r fiber.Router, method, path string, action Action, h func(c fiber.Ctx, a PanelAccess) error) {
+	m.actions[method+" "+path] = action
+	r.Add([]string{method}, path, m.full(m.panel(action, h)))
+}
+
+// PanelAPI adds an API route on a panel under APIPrefix (path relative to it, with :panel),
+// for a token whose operator's roles there allow action and whose scopes include it.
+func (m *Module) PanelAPI(api fiber.Router, method, path string, action Action, h func(c fiber.Ctx, a PanelAccess) error) {
+	m.actions[method+" "+APIPrefix+path] = action
+	api.Add([]string{method}, path, m.panel(action, h))
+}
+
+// RouteActions is every panel route's action, by "METHOD path".
+func (m *Module) RouteActions() map[string]Action { return maps.Clone(m.actions) }
 
 // session reads the console's session cookie; an ended or unknown one is cleared.
 func (m *Module) session(c fiber.Ctx) error {
+	if isAPI(c) {
+		return c.Next() // the API reads its bearer token, never the cookies
+	}
 	if token := c.Cookies(SessionCookie); token != "" {
 		sess, op, err := m.svc.Resume(c.Context(), token)
 		switch {
@@ -181,6 +234,9 @@ func (m *Module) clearCookie(c fiber.Ctx, name string) {
 // sent in every form; a post without it (or with another's) is refused. With SameSite=Strict
 // cookies on top, it is at least as strict as the member app's double-submit token.
 func (m *Module) csrf(c fiber.Ctx) error {
+	if isAPI(c) {
+		return c.Next() // no cookies are read there: nothing for another site to ride on
+	}
 	if c.Cookies(CSRFCookie) == "" {
 		b := make([]byte, 24)
 		if _, err := rand.Read(b); err != nil {
@@ -235,6 +291,12 @@ func (m *Module) panel(action Action, next func(c fiber.Ctx, a PanelAccess) erro
 		if err != nil {
 			return err
 		}
+		if d == Allowed && !tokenAllows(c, access, action) {
+			d = Forbidden
+			if !tokenCovers(c, access) {
+				d = Hidden
+			}
+		}
 		switch d {
 		case Hidden:
 			return fiber.ErrNotFound
@@ -271,6 +333,9 @@ func (m *Module) page(c fiber.Ctx) *views.Page {
 
 // errorHandler renders the console's own error page: never the panel's, which needs a panel.
 func (m *Module) errorHandler(c fiber.Ctx, err error) error {
+	if isAPI(c) {
+		return m.apiError(c, err)
+	}
 	status := fiber.StatusInternalServerError
 	var fe *fiber.Error
 	if errors.As(err, &fe) {

@@ -36,13 +36,24 @@ const (
 	ActionReadMembers     Action = "members.read"
 	ActionSuspendMembers  Action = "members.suspend"
 	ActionResendMail      Action = "members.resend_mail"
+	ActionEndSessions     Action = "members.end_sessions"
+	ActionCloseMembers    Action = "members.close"             // owners only: it forfeits a balance
+	ActionEditPanel       Action = "panel.edit"                // owners only: settings, theme, credentials
+	ActionRevealPayout    Action = "redemptions.reveal_payout" // a member's payout details, audited
 )
+
+// Actions lists every action, for API token scopes.
+var Actions = []Action{
+	ActionView, ActionManageOperators, ActionReadAudit, ActionEditPanel, ActionEditCampaigns, ActionPreview,
+	ActionRedemptions, ActionRevealPayout, ActionLedger, ActionCompetitions,
+	ActionReadMembers, ActionSuspendMembers, ActionEndSessions, ActionResendMail, ActionCloseMembers,
+}
 
 // roleActions are the role meanings; the owner may do everything.
 var roleActions = map[Role][]Action{
 	RoleEditor:  {ActionView, ActionEditCampaigns, ActionPreview},
-	RoleFinance: {ActionView, ActionRedemptions, ActionLedger, ActionCompetitions},
-	RoleSupport: {ActionView, ActionReadMembers, ActionSuspendMembers, ActionResendMail},
+	RoleFinance: {ActionView, ActionRedemptions, ActionRevealPayout, ActionLedger, ActionCompetitions},
+	RoleSupport: {ActionView, ActionReadMembers, ActionSuspendMembers, ActionEndSessions, ActionResendMail},
 }
 
 // rolesAllow tells whether an operator holding roles on a panel may do action there.

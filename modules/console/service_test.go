@@ -51,10 +51,10 @@ func (f *fixture) operator(email string, role Role, panel PanelRef) *Operator {
 
 func TestEachRoleMayDoItsOwnActionsOnItsOwnPanelOnly(t *testing.T) {
 	allowed := map[Role][]Action{
-		RoleOwner:   {ActionView, ActionManageOperators, ActionReadAudit, ActionEditCampaigns, ActionPreview, ActionRedemptions, ActionLedger, ActionCompetitions, ActionReadMembers, ActionSuspendMembers, ActionResendMail},
+		RoleOwner:   Actions,
 		RoleEditor:  {ActionView, ActionEditCampaigns, ActionPreview},
-		RoleFinance: {ActionView, ActionRedemptions, ActionLedger, ActionCompetitions},
-		RoleSupport: {ActionView, ActionReadMembers, ActionSuspendMembers, ActionResendMail},
+		RoleFinance: {ActionView, ActionRedemptions, ActionRevealPayout, ActionLedger, ActionCompetitions},
+		RoleSupport: {ActionView, ActionReadMembers, ActionSuspendMembers, ActionEndSessions, ActionResendMail},
 	}
 	every := allowed[RoleOwner]
 	eachFixture(t, func(t *testing.T, f *fixture) {
