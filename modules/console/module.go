@@ -136,6 +136,10 @@ func sessionOf(c fiber.Ctx) *Session {
 	return s
 }
 
+// actor is who acts in a request, for the audit log: the signed-in operator, or the operator
+// whose API token the call carries.
+func actor(c fiber.Ctx) Actor { return ActorOf(operatorOf(c)) }
+
 func operatorOf(c fiber.Ctx) *Operator {
 	o, _ := c.Locals(operatorKey).(*Operator)
 	return o

@@ -23,7 +23,7 @@ import (
 
 // isAPIPath is where the API families live (web.IsAPI's rule) and so where the contract applies.
 func IsAPIPath(p string) bool {
-	return strings.HasPrefix(p, "/api/") || strings.HasPrefix(p, "/ah/api/") || strings.HasPrefix(p, "/panel/")
+	return strings.HasPrefix(p, "/api/") || strings.HasPrefix(p, "/ah/api/") || strings.HasPrefix(p, "/panel/") || strings.HasPrefix(p, "/console/api/")
 }
 
 var contract struct {
