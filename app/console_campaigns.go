@@ -2,5 +2,5 @@ package main
 
 import "github.com/canvass/canvass/modules/console"
 
-// consoleCampaigns adapts the modules the console's campaigns part acts through.
-func consoleCampaigns(a *App) console.Campaigns { return nil }
+// consoleCampaigns is the console's campaigns part (nil until it lands), over the modules it acts through.
+func consoleCampaigns(a *App) console.Part { return nil }

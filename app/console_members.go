@@ -2,5 +2,5 @@ package main
 
 import "github.com/canvass/canvass/modules/console"
 
-// consoleMembers adapts the modules the console's members part acts through.
-func consoleMembers(a *App) console.Members { return nil }
+// consoleMembers is the console's members part (nil until it lands), over the modules it acts through.
+func consoleMembers(a *App) console.Part { return nil }

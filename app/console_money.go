@@ -2,5 +2,5 @@ package main
 
 import "github.com/canvass/canvass/modules/console"
 
-// consoleMoney adapts the modules the console's money part acts through.
-func consoleMoney(a *App) console.Money { return nil }
+// consoleMoney is the console's money part (nil until it lands), over the modules it acts through.
+func consoleMoney(a *App) console.Part { return nil }

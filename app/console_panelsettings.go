@@ -2,5 +2,5 @@ package main
 
 import "github.com/canvass/canvass/modules/console"
 
-// consolePanelSettings adapts the modules the console's panelsettings part acts through.
-func consolePanelSettings(a *App) console.PanelSettings { return nil }
+// consolePanelSettings is the console's panelsettings part (nil until it lands), over the modules it acts through.
+func consolePanelSettings(a *App) console.Part { return nil }

@@ -191,7 +191,7 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	a.Console = console.New(console.Deps{
 		DB: db, Kit: kit, Log: log, Limiter: limiter, Panels: consolePanels(db, a.Tenancy), Host: cfg.ConsoleHost,
 		Development: cfg.Env == "development", Production: cfg.Production(),
-		PanelSettings: consolePanelSettings(a), Campaigns: consoleCampaigns(a), Money: consoleMoney(a), Members: consoleMembers(a),
+		Parts: []console.Part{consolePanelSettings(a), consoleCampaigns(a), consoleMoney(a), consoleMembers(a)},
 	})
 	a.Home = home.New(kit, a.Accounts, func(ctx context.Context) error {
 		sqlDB, err := db.DB()

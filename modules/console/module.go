@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/a-h/templ"
 	"github.com/canvass/canvass/modules/ratelimit"
 	"github.com/canvass/canvass/modules/web"
 	"github.com/canvass/canvass/views"
@@ -56,12 +57,15 @@ type Deps struct {
 	// Production requires TOTP before an operator may act.
 	Production bool
 
-	// The other modules the console acts through, each behind the console's own small
-	// interface (defined beside the part that uses it; the app wires the adapters).
-	PanelSettings PanelSettings // part 2: panels, themes, uploads, provider credentials
-	Campaigns     Campaigns     // part 3: campaigns, quotas, previews, funnels
-	Money         Money         // part 4: redemptions, ledger, competitions, summaries
-	Members       Members       // part 5: members, their sessions and mails
+	// Parts are the console's sections over the other modules (panels, campaigns, money,
+	// members): each a package under modules/console/ that mounts its pages and API here.
+	Parts []Part
+}
+
+// Part is a section of the console: its pages (r) and its JSON API (api, under APIPrefix),
+// added through the module's PanelPage and PanelAPI so every route has its action.
+type Part interface {
+	Mount(m *Module, r, api fiber.Router)
 }
 
 // Module serves the console: its own Fiber app, reached only through Gate on the console host.
@@ -136,6 +140,42 @@ func sessionOf(c fiber.Ctx) *Session {
 	return s
 }
 
+// Full guards a console page that is not a panel's (such as creating a panel): a signed-in
+// operator only; the handler decides the rest.
+func (m *Module) Full(h fiber.Handler) fiber.Handler { return m.full(h) }
+
+// Render renders a console page (its neutral theme, the console's language, CSRF token).
+func (m *Module) Render(c fiber.Ctx, status int, page templ.Component) error {
+	return m.kit.RenderPage(c, m.page(c), status, page)
+}
+
+// T translates a message into the request's console language.
+func (m *Module) T(c fiber.Ctx, id string, data map[string]any) string {
+	return m.kit.Locales.Translate(m.lang(c), id, data, nil)
+}
+
+// Audit appends an entry by whoever acts in the request (operator or API token) to the log.
+func (m *Module) Audit(c fiber.Ctx, panelID, action, target string, before, after any) error {
+	return m.svc.Audit(c.Context(), actor(c), panelID, action, target, before, after)
+}
+
+// Redirect sends a 303 to another console page (after a form post).
+func (m *Module) Redirect(c fiber.Ctx, to string) error { return m.redirect(c, to) }
+
+// Shell is what the console's layout shows around a page for this request.
+func (m *Module) Shell(c fiber.Ctx) consoleviews.Shell {
+	if op := operatorOf(c); op != nil {
+		return consoleviews.Shell{Email: op.Email}
+	}
+	return consoleviews.Shell{}
+}
+
+// IsAPI tells whether the request is a console API call (JSON in and out).
+func IsAPI(c fiber.Ctx) bool { return isAPI(c) }
+
+// OperatorOf is the request's operator (signed in, or the API token's), nil when none.
+func OperatorOf(c fiber.Ctx) *Operator { return operatorOf(c) }
+
 // actor is who acts in a request, for the audit log: the signed-in operator, or the operator
 // whose API token the call carries.
 func actor(c fiber.Ctx) Actor { return ActorOf(operatorOf(c)) }
@@ -167,10 +207,11 @@ func (m *Module) routes(r fiber.Router) {
 	// The JSON API: operator API tokens only (no cookies, so no CSRF), the same actions.
 	api := r.Group(APIPrefix, m.apiAuth)
 	m.tokenRoutes(r, api)
-	m.panelSettingsRoutes(r, api)
-	m.campaignRoutes(r, api)
-	m.moneyRoutes(r, api)
-	m.memberRoutes(r, api)
+	for _, p := range m.deps.Parts {
+		if p != nil {
+			p.Mount(m, r, api)
+		}
+	}
 }
 
 // APIPrefix is where the console's JSON API lives (on the console host, like its pages).

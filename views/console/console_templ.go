@@ -23,8 +23,8 @@ type Shell struct {
 	Email string // "" before sign-in: no navigation
 }
 
-// layout is the console's document: its name, the operator's navigation, one main column.
-func layout(title string, s Shell) templ.Component {
+// Layout is the console's document: its name, the operator's navigation, one main column.
+func Layout(title string, s Shell) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -337,7 +337,7 @@ func Login(p LoginProps) templ.Component {
 			}
 			return nil
 		})
-		templ_7745c5c3_Err = layout(views.T(ctx, "console.login.title"), Shell{}).Render(templ.WithChildren(ctx, templ_7745c5c3_Var13), templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = Layout(views.T(ctx, "console.login.title"), Shell{}).Render(templ.WithChildren(ctx, templ_7745c5c3_Var13), templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -431,7 +431,7 @@ func TOTP(errMsg string) templ.Component {
 			}
 			return nil
 		})
-		templ_7745c5c3_Err = layout(views.T(ctx, "console.totp.title"), Shell{}).Render(templ.WithChildren(ctx, templ_7745c5c3_Var17), templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = Layout(views.T(ctx, "console.totp.title"), Shell{}).Render(templ.WithChildren(ctx, templ_7745c5c3_Var17), templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -621,7 +621,7 @@ func Enrol(p EnrolProps) templ.Component {
 			}
 			return nil
 		})
-		templ_7745c5c3_Err = layout(views.T(ctx, "console.enrol.title"), Shell{Email: p.Email}).Render(templ.WithChildren(ctx, templ_7745c5c3_Var21), templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = Layout(views.T(ctx, "console.enrol.title"), Shell{Email: p.Email}).Render(templ.WithChildren(ctx, templ_7745c5c3_Var21), templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -731,7 +731,7 @@ func RecoveryCodes(email string, codes []string) templ.Component {
 			}
 			return nil
 		})
-		templ_7745c5c3_Err = layout(views.T(ctx, "console.recovery.title"), Shell{Email: email}).Render(templ.WithChildren(ctx, templ_7745c5c3_Var31), templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = Layout(views.T(ctx, "console.recovery.title"), Shell{Email: email}).Render(templ.WithChildren(ctx, templ_7745c5c3_Var31), templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -1071,7 +1071,7 @@ func Home(p HomeProps) templ.Component {
 			}
 			return nil
 		})
-		templ_7745c5c3_Err = layout(views.T(ctx, "console.home.title"), Shell{Email: p.Email}).Render(templ.WithChildren(ctx, templ_7745c5c3_Var37), templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = Layout(views.T(ctx, "console.home.title"), Shell{Email: p.Email}).Render(templ.WithChildren(ctx, templ_7745c5c3_Var37), templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -1487,7 +1487,7 @@ func Operators(p OperatorsProps) templ.Component {
 			}
 			return nil
 		})
-		templ_7745c5c3_Err = layout(views.Tf(ctx, "console.operators.title", map[string]any{"Panel": p.PanelName}), Shell{Email: p.Email}).Render(templ.WithChildren(ctx, templ_7745c5c3_Var56), templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = Layout(views.Tf(ctx, "console.operators.title", map[string]any{"Panel": p.PanelName}), Shell{Email: p.Email}).Render(templ.WithChildren(ctx, templ_7745c5c3_Var56), templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -1913,7 +1913,7 @@ func Audit(p AuditProps) templ.Component {
 			}
 			return nil
 		})
-		templ_7745c5c3_Err = layout(views.T(ctx, "console.audit.title"), Shell{Email: p.Email}).Render(templ.WithChildren(ctx, templ_7745c5c3_Var79), templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = Layout(views.T(ctx, "console.audit.title"), Shell{Email: p.Email}).Render(templ.WithChildren(ctx, templ_7745c5c3_Var79), templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -2000,7 +2000,7 @@ func ErrorPage(title, message string, signedIn bool) templ.Component {
 			}
 			return nil
 		})
-		templ_7745c5c3_Err = layout(title, Shell{}).Render(templ.WithChildren(ctx, templ_7745c5c3_Var105), templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = Layout(title, Shell{}).Render(templ.WithChildren(ctx, templ_7745c5c3_Var105), templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
