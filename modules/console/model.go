@@ -73,5 +73,5 @@ func (AuditEntry) TableName() string { return "console_audit" }
 
 // Models are the console's GORM models, for the schema check.
 func Models() []any {
-	return []any{&Operator{}, &Grant{}, &Session{}, &RecoveryCode{}, &AuditEntry{}}
+	return []any{&Operator{}, &Grant{}, &Session{}, &RecoveryCode{}, &AuditEntry{}, &APIToken{}}
 }

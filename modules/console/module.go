@@ -133,6 +133,7 @@ const (
 	sessionKey ctxKey = iota
 	operatorKey
 	tokenKey
+	apiTokenKey
 )
 
 func sessionOf(c fiber.Ctx) *Session {
@@ -178,7 +179,13 @@ func OperatorOf(c fiber.Ctx) *Operator { return operatorOf(c) }
 
 // actor is who acts in a request, for the audit log: the signed-in operator, or the operator
 // whose API token the call carries.
-func actor(c fiber.Ctx) Actor { return ActorOf(operatorOf(c)) }
+func actor(c fiber.Ctx) Actor {
+	a := ActorOf(operatorOf(c))
+	if t := apiTokenOf(c); t != nil {
+		a.Email += " (API token " + t.Name + ")"
+	}
+	return a
+}
 
 func operatorOf(c fiber.Ctx) *Operator {
 	o, _ := c.Locals(operatorKey).(*Operator)

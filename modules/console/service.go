@@ -16,6 +16,7 @@ import (
 
 	"github.com/canvass/canvass/modules/accounts"
 	"github.com/google/uuid"
+	"gorm.io/gorm"
 	"github.com/pquerna/otp"
 	"github.com/pquerna/otp/totp"
 )
@@ -86,6 +87,12 @@ func ActorOf(op *Operator) Actor { return Actor{OperatorID: op.ID, Email: op.Ema
 
 // Audit appends one entry; before and after are marshalled to JSON (nil: none).
 func (s *Service) Audit(ctx context.Context, who Actor, panelID, action, target string, before, after any) error {
+	return s.auditTx(ctx, nil, who, panelID, action, target, before, after)
+}
+
+// auditTx appends the entry through tx (nil: on its own): inside a write's transaction, the entry and the write
+// land together or not at all.
+func (s *Service) auditTx(ctx context.Context, tx *gorm.DB, who Actor, panelID, action, target string, before, after any) error {
 	enc := func(v any) (string, error) {
 		if v == nil {
 			return "", nil
@@ -105,10 +112,11 @@ func (s *Service) Audit(ctx context.Context, who Actor, panelID, action, target 
 	if err != nil {
 		return fmt.Errorf("audit %s: %w", action, err)
 	}
-	return s.store.AppendAudit(ctx, &AuditEntry{
+	e := &AuditEntry{
 		ID: id.String(), At: s.now().UTC(), OperatorID: who.OperatorID, OperatorEmail: who.Email,
 		PanelID: panelID, Action: action, Target: target, BeforeJSON: b, AfterJSON: a,
-	})
+	}
+	return s.store.AppendAudit(ctx, tx, e)
 }
 
 // NormalizeEmail lower-cases and trims an address; "" when it is not one.

@@ -148,7 +148,7 @@ func TestTheAuditLogIsOnlyEverAppended(t *testing.T) {
 		// An entry's id cannot be written twice: appending never overwrites.
 		again := log[0]
 		again.Action = "tampered"
-		assert.Error(t, f.store.AppendAudit(f.ctx, &again))
+		assert.Error(t, f.store.AppendAudit(f.ctx, nil, &again))
 		log, err = f.svc.AuditLog(f.ctx, AuditFilter{PanelIDs: []string{f.acme.ID}})
 		require.NoError(t, err)
 		assert.Equal(t, "operator.remove", log[0].Action)

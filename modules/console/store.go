@@ -192,9 +192,13 @@ func (s *Store) DeleteExpiredSessions(ctx context.Context, now, idleSince time.T
 	return nil
 }
 
-// AppendAudit adds one entry. The log has no update or delete: this is its only write.
-func (s *Store) AppendAudit(ctx context.Context, e *AuditEntry) error {
-	if err := s.db.WithContext(ctx).Create(e).Error; err != nil {
+// AppendAudit adds one entry, through tx when the entry belongs to a write's transaction (nil:
+// on its own). The log has no update or delete: this is its only write.
+func (s *Store) AppendAudit(ctx context.Context, tx *gorm.DB, e *AuditEntry) error {
+	if tx == nil {
+		tx = s.db
+	}
+	if err := tx.WithContext(ctx).Create(e).Error; err != nil {
 		return fmt.Errorf("append audit entry %s: %w", e.Action, err)
 	}
 	return nil
