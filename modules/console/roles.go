@@ -56,8 +56,8 @@ var roleActions = map[Role][]Action{
 	RoleSupport: {ActionView, ActionReadMembers, ActionSuspendMembers, ActionEndSessions, ActionResendMail},
 }
 
-// rolesAllow tells whether an operator holding roles on a panel may do action there.
-func rolesAllow(roles []Role, action Action) bool {
+// RolesAllow tells whether an operator holding roles on a panel may do action there.
+func RolesAllow(roles []Role, action Action) bool {
 	for _, r := range roles {
 		if r == RoleOwner || slices.Contains(roleActions[r], action) {
 			return true

@@ -16,9 +16,9 @@ import (
 
 	"github.com/canvass/canvass/modules/accounts"
 	"github.com/google/uuid"
-	"gorm.io/gorm"
 	"github.com/pquerna/otp"
 	"github.com/pquerna/otp/totp"
+	"gorm.io/gorm"
 )
 
 // PanelRef is what the console knows of a panel.
@@ -397,7 +397,7 @@ type PanelAccess struct {
 }
 
 // Can reports whether the operator may do action on the panel.
-func (a PanelAccess) Can(action Action) bool { return rolesAllow(a.Roles, action) }
+func (a PanelAccess) Can(action Action) bool { return RolesAllow(a.Roles, action) }
 
 // Access lists the panels an operator holds any role on, in the panels' order.
 func (s *Service) Access(ctx context.Context, operatorID string) ([]PanelAccess, error) {
