@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/canvass/canvass/migrations"
@@ -21,19 +22,13 @@ import (
 // and the migrations' own bookkeeping.
 func tableRows(t testing.TB, db *gorm.DB) map[string]int64 {
 	t.Helper()
-	tables := tableNames(t, db)
-	var counts []string
-	for _, name := range tables {
-		switch name {
-		case "rate_limits", "sessions", "goose_db_version":
-			continue
-		case "offer_postbacks":
-			continue // every postback received is recorded, refused ones too (README, Offers and games)
-		}
-		counts = append(counts, fmt.Sprintf(`(SELECT COUNT(*) FROM %q) AS %q`, name, name))
+	query, ok := tableRowsQuery.Load(db)
+	if !ok {
+		query = countQuery(tableNames(t, db))
+		tableRowsQuery.Store(db, query)
 	}
 	row := map[string]any{}
-	require.NoError(t, db.Raw("SELECT "+strings.Join(counts, ", ")).Take(&row).Error)
+	require.NoError(t, db.Raw(query.(string)).Take(&row).Error)
 	out := make(map[string]int64, len(row))
 	for k, v := range row {
 		switch n := v.(type) {
@@ -46,6 +41,25 @@ func tableRows(t testing.TB, db *gorm.DB) map[string]int64 {
 		}
 	}
 	return out
+}
+
+// tableRowsQuery keeps each database's counting query: the sweeps count rows after every
+// request, and the tables never change during a test.
+var tableRowsQuery sync.Map
+
+// countQuery counts the rows of every table a refused request must leave alone, in one query.
+func countQuery(tables []string) string {
+	var counts []string
+	for _, name := range tables {
+		switch name {
+		case "rate_limits", "sessions", "goose_db_version":
+			continue
+		case "offer_postbacks":
+			continue // every postback received is recorded, refused ones too (README, Offers and games)
+		}
+		counts = append(counts, fmt.Sprintf(`(SELECT COUNT(*) FROM %q) AS %q`, name, name))
+	}
+	return "SELECT " + strings.Join(counts, ", ")
 }
 
 // tableNames lists the database's tables in name order, on either dialect.

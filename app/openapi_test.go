@@ -23,7 +23,8 @@ var fiberParamRE = regexp.MustCompile(`:([A-Za-z0-9_]+)(<[^>]*>)?`)
 func apiRoutes(app *App) []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, r := range app.Fiber.GetRoutes(true) {
+	// The console's API is its own Fiber app's, on the console host.
+	for _, r := range append(app.Fiber.GetRoutes(true), app.Console.Routes()...) {
 		if r.Method == http.MethodHead || !contract.IsAPIPath(r.Path) {
 			continue
 		}

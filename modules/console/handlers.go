@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -204,6 +205,7 @@ func (m *Module) home(c fiber.Ctx) error {
 	}
 	props := consoleviews.HomeProps{Email: op.Email, TOTPEnabled: op.TOTPSecret != ""}
 	for _, a := range access {
+		props.CanCreatePanel = props.CanCreatePanel || slices.Contains(a.Roles, RoleOwner)
 		row := consoleviews.PanelRow{Key: a.Panel.Key, Name: a.Panel.Name}
 		for _, s := range panelSections {
 			if a.Can(s.action) {

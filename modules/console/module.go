@@ -388,26 +388,36 @@ func (m *Module) errorHandler(c fiber.Ctx, err error) error {
 	if isAPI(c) {
 		return m.apiError(c, err)
 	}
-	status := fiber.StatusInternalServerError
 	var fe *fiber.Error
-	if errors.As(err, &fe) {
-		status = fe.Code
-	}
-	var key string
-	switch status {
-	case fiber.StatusNotFound, fiber.StatusMethodNotAllowed:
+	errors.As(err, &fe)
+	e := web.AsError(err) // fiber's errors and the modules' *web.Error alike
+	status := e.Status
+	var key, detail string
+	switch {
+	case status == fiber.StatusNotFound || status == fiber.StatusMethodNotAllowed:
 		status, key = fiber.StatusNotFound, "console.error.not_found"
-	case fiber.StatusForbidden:
+	case status == fiber.StatusForbidden:
 		key = "console.error.forbidden"
 		if fe != nil && fe.Message == "csrf" {
 			key = "console.error.csrf"
 		}
-	case fiber.StatusTooManyRequests:
+	case status == fiber.StatusTooManyRequests:
 		key = "console.error.too_many"
 		c.Set(fiber.HeaderRetryAfter, "60")
+	case status >= 400 && status < 500:
+		// The request itself is wrong (a bad value, too large, a conflict): say what, when the
+		// module said it; never a 500 for it.
+		key = "console.error.bad_request"
+		if _, isFiber := err.(*fiber.Error); !isFiber {
+			detail = e.ToAPI(m.kit.Locales.Tr(m.lang(c))).Message
+		}
 	default:
 		status, key = fiber.StatusInternalServerError, "console.error.unexpected"
 		m.log.Error("console request failed", "method", c.Method(), "path", c.Path(), "err", err)
 	}
-	return m.kit.RenderPage(c, m.page(c), status, consoleviews.ErrorPage(m.kit.Locales.Translate(m.lang(c), key+"_title", nil, nil), m.kit.Locales.Translate(m.lang(c), key, nil, nil), operatorOf(c) != nil))
+	message := m.kit.Locales.Translate(m.lang(c), key, nil, nil)
+	if detail != "" {
+		message = detail
+	}
+	return m.kit.RenderPage(c, m.page(c), status, consoleviews.ErrorPage(m.kit.Locales.Translate(m.lang(c), key+"_title", nil, nil), message, operatorOf(c) != nil))
 }

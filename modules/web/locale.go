@@ -127,7 +127,7 @@ func normalizeLang(v string) string {
 // IsAPI tells whether the request is for a JSON API rather than a page.
 func IsAPI(c fiber.Ctx) bool {
 	p := c.Path()
-	return strings.HasPrefix(p, "/api/") || strings.HasPrefix(p, "/ah/api/") || strings.HasPrefix(p, "/panel/")
+	return strings.HasPrefix(p, "/api/") || strings.HasPrefix(p, "/ah/api/") || strings.HasPrefix(p, "/panel/") || strings.HasPrefix(p, "/console/api/")
 }
 
 // WithoutQuery is the current path and query with the named parameters removed.
