@@ -1,6 +1,16 @@
 package main
 
-import "github.com/canvass/canvass/modules/console"
+import (
+	"os"
 
-// consolePanelSettings is the console's panelsettings part (nil until it lands), over the modules it acts through.
-func consolePanelSettings(a *App) console.Part { return nil }
+	"github.com/canvass/canvass/modules/console"
+	consolepanels "github.com/canvass/canvass/modules/console/panels"
+)
+
+// consolePanelSettings is the console's panels part (create panels; settings, theme, uploads,
+// provider credentials, the tenant file's export and import), over the modules it acts through.
+func consolePanelSettings(a *App) console.Part {
+	return consolepanels.New(consolepanels.Deps{
+		Tenancy: a.Tenancy, SignIn: a.Accounts, Offers: a.Offers, Referrals: a.Referrals, Getenv: os.Getenv,
+	})
+}

@@ -73,5 +73,5 @@ type Domain struct {
 
 // Models lists the module's tables for the schema check.
 func Models() []any {
-	return []any{&Instance{}, &Panel{}, &PanelLanguage{}, &Domain{}, &MissingTranslation{}}
+	return []any{&Instance{}, &Panel{}, &PanelLanguage{}, &Domain{}, &MissingTranslation{}, &PanelAsset{}}
 }

@@ -64,6 +64,8 @@ func (m *Module) Routes(r fiber.Router) {
 	r.Get("/api/v1/translations/languages/supported", m.supportedLanguages)
 	r.Get("/api/v1/translations/load/:ns/:lng", m.loadTranslations)
 	r.Post("/api/v1/translations/add/:ns/:lng", m.addTranslation)
+	// The logo, favicon and loader icon owners upload in the console (console.go).
+	r.Get(AssetPath+":name", m.asset)
 }
 
 // Apply creates or updates a tenant and forgets cached panels.
