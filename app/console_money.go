@@ -1,6 +1,26 @@
 package main
 
-import "github.com/canvass/canvass/modules/console"
+import (
+	"context"
+	"errors"
 
-// consoleMoney is the console's money part (nil until it lands), over the modules it acts through.
-func consoleMoney(a *App) console.Part { return nil }
+	"github.com/canvass/canvass/modules/accounts"
+	"github.com/canvass/canvass/modules/console"
+	consolemoney "github.com/canvass/canvass/modules/console/money"
+	"github.com/canvass/canvass/modules/web"
+)
+
+// consoleMoney is the console's money part: the redemption queue, ledger adjustments,
+// competitions and the daily summary, over the redemptions, wallet and competitions modules.
+func consoleMoney(a *App) console.Part {
+	return consolemoney.New(consolemoney.Deps{
+		Redemptions: a.Redemptions, Wallet: a.Wallet, Competitions: a.Competitions, Panel: a.Tenancy.PanelByKey,
+		MemberByEmail: func(ctx context.Context, panel *web.Panel, email string) (string, error) {
+			pid, err := a.Accounts.Service().ParticipantByEmail(ctx, panel, email)
+			if errors.Is(err, accounts.ErrNotFound) {
+				return "", nil
+			}
+			return pid, err
+		},
+	})
+}

@@ -195,6 +195,8 @@ var messageWrappers = []struct {
 	{"modules/accounts", "t", msgCallForm{args: 1, id: 0, data: -1, count: -1}},                                                 // Framed's t(id)
 	{"modules/accounts", "pictureRefused", msgCallForm{args: 4, id: 1, data: 3, count: -1}},                                     // pictureRefused(status, id, code, data)
 	{"modules/console", "T", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                                   // Module.T(c, id, data)
+	{"modules/console/money", "t", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                             // Part.t(c, id, data)
+	{"modules/console/panels", "t", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                            // Part.t(c, id, data)
 	{"modules/competitions", "title", msgCallForm{args: 4, id: 1, data: -1, count: -1, keys: []string{"Prize"}}},                // title(lang, id, english, prize)
 	{"modules/feed", "add", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                                    // FeedQuery.Check's add(field, id, data)
 	{"modules/feed", "cardGone", msgCallForm{args: 2, id: 1, data: -1, count: -1}},                                              // cardGone(c, flashID)
