@@ -5,9 +5,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net"
 	"net/mail"
+	"net/netip"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -43,6 +46,12 @@ type Config struct {
 	// ConsoleHost is the operator console's host (compared without port); the console is
 	// served there only, never on a panel's domain.
 	ConsoleHost string
+	// MetricsAddr, when set, serves Prometheus metrics (/metrics only) on a listener of its own,
+	// never on a panel's domain.
+	MetricsAddr string
+	// TrustedProxies are the addresses and CIDR ranges of the reverse proxies whose
+	// X-Forwarded-For (and X-Forwarded-Proto, X-Forwarded-Host) are believed; empty: none is.
+	TrustedProxies []string
 }
 
 func LoadConfig(getenv func(string) string) (Config, error) {
@@ -67,7 +76,13 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		// A mailbox name, not a display address: it goes into a header as mailto:ADDRESS.
 		UnsubscribeMailto: get("CANVASS_UNSUBSCRIBE_MAILTO", ""),
 		ConsoleHost:       strings.ToLower(get("CANVASS_CONSOLE_HOST", "console.localhost")),
+		MetricsAddr:       get("CANVASS_METRICS_ADDR", ""),
 	}
+	proxies, err := parseTrustedProxies(getenv("CANVASS_TRUSTED_PROXIES"))
+	if err != nil {
+		return cfg, err
+	}
+	cfg.TrustedProxies = proxies
 	ttl, err := time.ParseDuration(get("CANVASS_PANEL_CACHE_TTL", tenancy.DefaultCacheTTL.String()))
 	if err != nil || ttl <= 0 {
 		return cfg, fmt.Errorf("CANVASS_PANEL_CACHE_TTL must be a positive duration such as 1m or 5s, not %q", getenv("CANVASS_PANEL_CACHE_TTL"))
@@ -103,6 +118,18 @@ func (c Config) Validate() error {
 	if tenancy.NormalizeHost(c.ConsoleHost) != c.ConsoleHost || c.ConsoleHost == "" {
 		errs = append(errs, fmt.Errorf("CANVASS_CONSOLE_HOST must be a host name without port, such as console.example.com, not %q", c.ConsoleHost))
 	}
+	if c.MetricsAddr != "" {
+		if err := checkListenAddr(c.MetricsAddr); err != nil {
+			errs = append(errs, fmt.Errorf("CANVASS_METRICS_ADDR must be a listen address such as 127.0.0.1:9090 or :9090, not %q: %v", c.MetricsAddr, err))
+		} else if c.MetricsAddr == c.Addr {
+			errs = append(errs, fmt.Errorf("CANVASS_METRICS_ADDR must differ from CANVASS_ADDR (%q): metrics never share the panels' listener", c.Addr))
+		}
+	}
+	for _, p := range c.TrustedProxies {
+		if _, err := parseProxy(p); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	if c.Secret == "" {
 		errs = append(errs, errors.New("CANVASS_SECRET is required in production (at least 32 characters)"))
 	} else if len(c.Secret) < 32 {
@@ -121,6 +148,52 @@ func asciiOnly(s string) bool {
 		}
 	}
 	return true
+}
+
+// checkListenAddr accepts host:port with a numeric port (the host may be empty: every address).
+func checkListenAddr(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return err
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return fmt.Errorf("port %q is not a number from 0 to 65535", port)
+	}
+	return nil
+}
+
+// parseTrustedProxies reads CANVASS_TRUSTED_PROXIES: addresses and CIDR ranges, comma-separated.
+func parseTrustedProxies(raw string) ([]string, error) {
+	var out []string
+	for _, part := range strings.Split(raw, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		p, err := parseProxy(part)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// parseProxy checks one trusted proxy, an IP address (203.0.113.7, 2001:db8::1) or a CIDR range
+// (10.0.0.0/8), and writes it as Fiber reads it.
+func parseProxy(p string) (string, error) {
+	if strings.Contains(p, "/") {
+		prefix, err := netip.ParsePrefix(p)
+		if err != nil {
+			return "", fmt.Errorf("CANVASS_TRUSTED_PROXIES: %q is not a CIDR range such as 10.0.0.0/8", p)
+		}
+		return prefix.Masked().String(), nil
+	}
+	addr, err := netip.ParseAddr(p)
+	if err != nil || addr.Zone() != "" {
+		return "", fmt.Errorf("CANVASS_TRUSTED_PROXIES: %q is not an IP address or a CIDR range such as 10.0.0.0/8", p)
+	}
+	return addr.Unmap().String(), nil
 }
 
 // osConfig reads the process environment.

@@ -41,6 +41,8 @@
 //	                                      the most frequent client errors in the window
 //	canvass operators add --email EMAIL --role owner|editor|finance|support --panel KEY [--password P]
 //	                                      an operator of the console (the password is printed once)
+//	canvass backup FILE                   a consistent copy of the SQLite database while it serves
+//	canvass restore [--force] FILE        put a backup back (refuses a database in use)
 package main
 
 import (
@@ -55,6 +57,7 @@ import (
 	"time"
 
 	"github.com/canvass/canvass/migrations"
+	"github.com/canvass/canvass/modules/metrics"
 	"github.com/canvass/canvass/modules/postcodes"
 	"github.com/canvass/canvass/modules/redemptions"
 	"github.com/gofiber/fiber/v3"
@@ -67,7 +70,8 @@ func main() {
 		var invalid *invalidCampaignFilesError
 		var badPostcodes *postcodes.InvalidError
 		var badOptions *redemptions.InvalidOptionsError
-		if errors.As(err, &invalid) || errors.As(err, &badPostcodes) || errors.As(err, &badOptions) {
+		var plain *plainError
+		if errors.As(err, &invalid) || errors.As(err, &badPostcodes) || errors.As(err, &badOptions) || errors.As(err, &plain) {
 			fmt.Fprintln(os.Stderr, err) // one problem per line, as editors read them
 			os.Exit(1)
 		}
@@ -172,9 +176,22 @@ func run(ctx context.Context, args []string, log *slog.Logger) error {
 		}
 		operatorsCmd = oc
 	}
+	var backupCmd *backupCommand
+	if cmd == "backup" || cmd == "restore" {
+		bc, err := prepareBackupCommand(cmd, args)
+		if err != nil {
+			return err
+		}
+		backupCmd = bc
+	}
 	cfg, err := osConfig()
 	if err != nil {
 		return fmt.Errorf("configuration: %w", err)
+	}
+	if backupCmd != nil {
+		// The database file itself: neither migrated first (a backup before an upgrade must be
+		// of the old schema) nor opened by a pool that restore would have to replace under it.
+		return backupCmd.run(ctx, cfg, os.Stdout)
 	}
 	if cfg.SecretDerived {
 		log.Warn("CANVASS_SECRET is not set: using a key derived for " + cfg.Env + " (never do this in production)")
@@ -268,7 +285,7 @@ func run(ctx context.Context, args []string, log *slog.Logger) error {
 		}
 		return operatorsCmd.run(ctx, app, os.Stdout)
 	default:
-		return fmt.Errorf("unknown command %q (serve, migrate, demo, tenant apply, campaigns validate, campaigns import, ledger adjust, ledger balance, ledger reconcile, postcodes import, redemptions options apply, redemptions list, redemptions show, redemptions approve, redemptions reject, redemptions mark-paid, competitions list, competitions show, competitions draw, competitions verify, affiliates create, affiliates list, mail send, translations missing, translations export, errors list, errors top, operators add)", cmd)
+		return fmt.Errorf("unknown command %q (serve, migrate, demo, tenant apply, campaigns validate, campaigns import, ledger adjust, ledger balance, ledger reconcile, postcodes import, redemptions options apply, redemptions list, redemptions show, redemptions approve, redemptions reject, redemptions mark-paid, competitions list, competitions show, competitions draw, competitions verify, affiliates create, affiliates list, mail send, translations missing, translations export, errors list, errors top, operators add, backup, restore)", cmd)
 	}
 }
 
@@ -290,7 +307,13 @@ func closeDB(db *gorm.DB) {
 	}
 }
 
-// serve runs until SIGINT or SIGTERM, then drains in-flight requests for up to 20 seconds.
+// shutdownDrain is how long `canvass serve` drains after SIGINT or SIGTERM: it stops accepting
+// connections at once, lets the requests in flight finish and records what it kept in memory,
+// and then exits, whatever is still running. The systemd unit's TimeoutStopSec
+// (deploy/canvass.service) and a container's stop grace period must exceed it.
+const shutdownDrain = 20 * time.Second
+
+// serve runs until SIGINT or SIGTERM, then drains in-flight requests for up to shutdownDrain.
 func serve(ctx context.Context, cfg Config, db *gorm.DB, log *slog.Logger) error {
 	app, err := NewApp(cfg, db, log, Options{})
 	if err != nil {
@@ -315,6 +338,16 @@ func serve(ctx context.Context, cfg Config, db *gorm.DB, log *slog.Logger) error
 		}
 		defer stopProfiles()
 	}
+	if cfg.MetricsAddr != "" {
+		stopMetrics, err := serveMetrics(cfg.MetricsAddr, app.Metrics, log)
+		if err != nil {
+			return err
+		}
+		defer stopMetrics()
+		go app.Metrics.RunReconcile(ctx, metrics.ReconcileEvery, ledgerReconcile(app.Wallet), func(err error) {
+			log.Warn("ledger reconcile for the metrics failed", "err", err)
+		})
+	}
 	errc := make(chan error, 1)
 	go func() {
 		log.Info("canvass listening", "addr", cfg.Addr, "env", cfg.Env, "database", dialectName(cfg.DatabaseURL))
@@ -326,7 +359,7 @@ func serve(ctx context.Context, cfg Config, db *gorm.DB, log *slog.Logger) error
 	case <-ctx.Done():
 	}
 	log.Info("shutting down")
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownDrain)
 	defer cancel()
 	err = app.Fiber.ShutdownWithContext(shutdownCtx)
 	// Keys pages missed since the last write would otherwise be lost with the process.

@@ -19,6 +19,7 @@ import (
 	"github.com/canvass/canvass/modules/feed"
 	"github.com/canvass/canvass/modules/home"
 	"github.com/canvass/canvass/modules/mailer"
+	"github.com/canvass/canvass/modules/metrics"
 	"github.com/canvass/canvass/modules/mobile"
 	"github.com/canvass/canvass/modules/offers"
 	"github.com/canvass/canvass/modules/onboarding"
@@ -68,6 +69,8 @@ type App struct {
 	APIDocs *apidocs.Module
 	// Console is the operator console, served on its own host only (CANVASS_CONSOLE_HOST).
 	Console *console.Module
+	// Metrics is this server's Prometheus registry (served on CANVASS_METRICS_ADDR when set).
+	Metrics *metrics.Metrics
 	// dev holds the local development sign-in and captcha providers (demo outside production).
 	dev *devProviders
 	// partner is the demo's partner site that frames the widgets (demo outside production).
@@ -77,6 +80,8 @@ type App struct {
 // Options are what a server needs besides the config (tests swap the mail sender).
 type Options struct {
 	Mail mailer.Sender
+	// Metrics, when set, is the registry to count in (one registry per App: it cannot be shared).
+	Metrics *metrics.Metrics
 }
 
 // NewApp wires the modules in the order of ARCHITECTURE.md section 1.
@@ -103,7 +108,11 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	}
 	kit := web.NewKit(cfg.Env, cfg.Secret, log, loc, assets)
 	limiter := ratelimit.New(db)
-	a := &App{Kit: kit}
+	a := &App{Kit: kit, Metrics: opts.Metrics}
+	if a.Metrics == nil {
+		a.Metrics = metrics.New()
+	}
+	mail = countedMail{next: mail, metrics: a.Metrics}
 	a.Tenancy = tenancy.New(db, kit)
 	if cfg.PanelCacheTTL > 0 {
 		a.Tenancy.CacheFor(cfg.PanelCacheTTL)
@@ -123,6 +132,7 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 		}
 	}
 	a.Accounts = accounts.New(accountsDeps)
+	a.Accounts.ObserveLogins(a.Metrics.Login)
 	a.Wallet = wallet.New(wallet.Deps{DB: db, Kit: kit, Log: log, Guard: a.Accounts, PanelOf: accounts.PanelOfParticipant})
 	a.Accounts.JoinMember(a.Wallet.MemberJoin()) // the top bar's balance comes with the session
 	a.Campaigns = campaigns.New(campaigns.Deps{DB: db, Log: log, Standing: surveys.Standing{}})
@@ -145,7 +155,7 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	if err != nil {
 		return nil, err
 	}
-	a.Mobile = mobile.New(mobile.Deps{DB: db, Kit: kit, Log: log, Guard: a.Accounts, Limiter: limiter, Sender: sms})
+	a.Mobile = mobile.New(mobile.Deps{DB: db, Kit: kit, Log: log, Guard: a.Accounts, Limiter: limiter, Sender: countedSMS{next: sms, metrics: a.Metrics}})
 	// The settings calls: postcodes for the address, the ledger for closing and moving, the
 	// panels a member may move to; and every module's personal data erased on closing.
 	a.Accounts.SetMemberSettings(accounts.MemberSettings{
@@ -200,15 +210,13 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 		}
 		return sqlDB.PingContext(ctx)
 	}, log)
+	if err := watchDatabase(a, db); err != nil {
+		return nil, err
+	}
 
-	f := fiber.New(fiber.Config{
-		AppName:      "canvass",
-		ErrorHandler: kit.ErrorHandler,
-		BodyLimit:    4 << 20,
-		ReadTimeout:  30 * time.Second,
-		WriteTimeout: 60 * time.Second,
-		IdleTimeout:  120 * time.Second,
-	})
+	f := fiber.New(fiberConfig(cfg, kit))
+	// First, so its time covers every other middleware and its status is the final one.
+	f.Use(a.Metrics.Middleware(consoleRoute(cfg.ConsoleHost)))
 	f.Use(requestid.New())
 	f.Use(kit.AccessLog())
 	if a.dev != nil {
@@ -266,6 +274,29 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	f.Use(a.Home.Fallback)
 	a.Fiber = f
 	return a, nil
+}
+
+// fiberConfig is the server's Fiber configuration. Behind CANVASS_TRUSTED_PROXIES, a request
+// from one of them takes its client address from X-Forwarded-For (the first valid address in
+// it: the proxy must set the header, not append to what the client sent) and its scheme and
+// host from X-Forwarded-Proto and X-Forwarded-Host; from anywhere else, and with no proxies
+// configured, those headers are ignored and the client is the connection's peer.
+func fiberConfig(cfg Config, kit *web.Kit) fiber.Config {
+	fc := fiber.Config{
+		AppName:      "canvass",
+		ErrorHandler: kit.ErrorHandler,
+		BodyLimit:    4 << 20,
+		ReadTimeout:  30 * time.Second,
+		WriteTimeout: 60 * time.Second,
+		IdleTimeout:  120 * time.Second,
+	}
+	if len(cfg.TrustedProxies) > 0 {
+		fc.TrustProxy = true
+		fc.TrustProxyConfig = fiber.TrustProxyConfig{Proxies: cfg.TrustedProxies}
+		fc.ProxyHeader = fiber.HeaderXForwardedFor
+		fc.EnableIPValidation = true // a header naming no valid address falls back to the peer's address
+	}
+	return fc
 }
 
 // consolePanels lists every panel for the console (id, key, name).

@@ -60,6 +60,8 @@ type Service struct {
 	joinHooks JoinHooks
 	// tracking fills the profile's trackingIds (nil: none).
 	tracking Tracking
+	// logins, when set, hears each login's outcome (metrics.go).
+	logins LoginObserver
 }
 
 // RegisterInput is the sign-up payload.
@@ -223,9 +225,9 @@ func (s *Service) newSession(ah *AccountHolder, p *Participant, client Client) (
 	return &Issued{Token: token, Member: m}, sess
 }
 
-// Login checks the password; it never tells whether the email exists, and refuses with 429
+// login checks the password; it never tells whether the email exists, and refuses with 429
 // once an account or an IP has failed too often.
-func (s *Service) Login(ctx context.Context, panel *web.Panel, email, password string, client Client) (*Issued, error) {
+func (s *Service) login(ctx context.Context, panel *web.Panel, email, password string, client Client) (*Issued, error) {
 	if err := checkParentFrameURL(nil, client.ParentFrameURL); err != nil {
 		return nil, err // before anything is counted: not a failed login
 	}

@@ -94,10 +94,10 @@ func errSignInExpired() *web.Error {
 	return web.Fail(fiber.StatusBadRequest, "error.sign_in_expired", nil)
 }
 
-// FinishSignIn spends the attempt and trades the code for the identity. A known identity signs
+// finishSignIn spends the attempt and trades the code for the identity. A known identity signs
 // in; a new one joins when the provider vouches for an email nobody here uses; an email that
 // an account already has is linked only once that account's password is entered.
-func (s *Service) FinishSignIn(ctx context.Context, panel *web.Panel, cfg social.Config, in SignInReturn, lang string, client Client) (*SignInOutcome, error) {
+func (s *Service) finishSignIn(ctx context.Context, panel *web.Panel, cfg social.Config, in SignInReturn, lang string, client Client) (*SignInOutcome, error) {
 	if in.State == "" || in.Code == "" || in.Browser == "" {
 		return nil, errSignInExpired()
 	}

@@ -7,6 +7,7 @@ import (
 	"context"
 	"log/slog"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/canvass/canvass/modules/web"
@@ -29,7 +30,19 @@ type Module struct {
 	feed fiber.Handler
 	// visitorRoot, when set by onboarding, may send a visitor at the root to /onboarding.
 	visitorRoot fiber.Handler
+	// checks are /readyz's conditions besides the ping (the database pool; the job queue).
+	checks []Check
 }
+
+// Check is one readiness condition: "" while it holds, else the reason /readyz answers with
+// (a short operator's sentence, never a secret).
+type Check func(ctx context.Context) string
+
+// AddCheck adds a readiness condition, looked at before the database is pinged.
+func (m *Module) AddCheck(c Check) { m.checks = append(m.checks, c) }
+
+// pingTimeout bounds the database ping of /readyz: a probe waiting longer is answered "no".
+const pingTimeout = 5 * time.Second
 
 // New builds the module; ping checks the database for /readyz.
 func New(kit *web.Kit, guard Guard, ping func(ctx context.Context) error, log *slog.Logger) *Module {
@@ -42,7 +55,15 @@ func New(kit *web.Kit, guard Guard, ping func(ctx context.Context) error, log *s
 func (m *Module) Health(r fiber.Router) {
 	r.Get("/healthz", func(c fiber.Ctx) error { return c.SendString("ok") })
 	r.Get("/readyz", func(c fiber.Ctx) error {
-		if err := m.ping(c.Context()); err != nil {
+		// The checks first: an exhausted pool would keep the ping itself waiting.
+		for _, check := range m.checks {
+			if reason := check(c.Context()); reason != "" {
+				return c.Status(fiber.StatusServiceUnavailable).SendString(reason)
+			}
+		}
+		ctx, cancel := context.WithTimeout(c.Context(), pingTimeout)
+		defer cancel()
+		if err := m.ping(ctx); err != nil {
 			return c.Status(fiber.StatusServiceUnavailable).SendString("database unavailable")
 		}
 		return c.SendString("ok")
