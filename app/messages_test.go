@@ -161,6 +161,7 @@ type msgCallForm struct {
 	count  int      // index of the plural count argument; -1: none
 	keys   []string // template data the callee adds (views.Tn adds Count)
 	family bool     // the id names every message "<id>.*"
+	prefix string   // the callee puts this before the id it is given ("console.panels.field." + name)
 	client bool     // the message is rendered by Locales.ClientTemplate
 }
 
@@ -189,25 +190,32 @@ var messageWrappers = []struct {
 	pkg, name string
 	form      msgCallForm
 }{
-	{"modules/accounts", "appendInvalid", msgCallForm{args: 3, id: 2, data: -1, count: -1}},                                     // appendInvalid(e, field, id)
-	{"modules/accounts", "send", msgCallForm{args: 6, id: 4, data: -1, count: -1, keys: []string{"App", "Name"}, family: true}}, // Mails.send(ctx, panel, ah, lang, "mail.reset", link): mail.reset.*
-	{"modules/accounts", "tr", msgCallForm{args: 1, id: 0, data: -1, count: -1, keys: []string{"App", "Name"}}},                 // send's tr(id)
-	{"modules/accounts", "t", msgCallForm{args: 1, id: 0, data: -1, count: -1}},                                                 // Framed's t(id)
-	{"modules/accounts", "pictureRefused", msgCallForm{args: 4, id: 1, data: 3, count: -1}},                                     // pictureRefused(status, id, code, data)
-	{"modules/console", "T", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                                   // Module.T(c, id, data)
-	{"modules/console/money", "t", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                             // Part.t(c, id, data)
-	{"modules/console/panels", "t", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                            // Part.t(c, id, data)
-	{"modules/competitions", "title", msgCallForm{args: 4, id: 1, data: -1, count: -1, keys: []string{"Prize"}}},                // title(lang, id, english, prize)
-	{"modules/feed", "add", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                                    // FeedQuery.Check's add(field, id, data)
-	{"modules/feed", "cardGone", msgCallForm{args: 2, id: 1, data: -1, count: -1}},                                              // cardGone(c, flashID)
-	{"modules/mobile", "codeError", msgCallForm{args: 3, id: 1, data: -1, count: -1}},                                           // codeError(status, id, code)
-	{"modules/mobile", "done", msgCallForm{args: 2, id: 1, data: -1, count: -1}},                                                // done(c, flash)
-	{"modules/redemptions", "done", msgCallForm{args: 2, id: 1, data: -1, count: -1}},                                           // done(c, flash)
-	{"modules/redemptions", "invalid", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                         // CheckBank's invalid(field, id, data)
-	{"modules/referrals", "refusal", msgCallForm{args: 4, id: 1, data: 3, count: -1}},                                           // refusal(status, id, code, data)
-	{"modules/referrals", "translate", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                         // Service.translate(lang, id, data)
-	{"modules/surveys", "badAnswer", msgCallForm{args: 2, id: 0, data: 1, count: -1}},                                           // badAnswer(id, data)
-	{"modules/wallet", "invalid", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                              // apiQuery's invalid(field, id, data)
+	{"modules/accounts", "appendInvalid", msgCallForm{args: 3, id: 2, data: -1, count: -1}},                                           // appendInvalid(e, field, id)
+	{"modules/accounts", "send", msgCallForm{args: 6, id: 4, data: -1, count: -1, keys: []string{"App", "Name"}, family: true}},       // Mails.send(ctx, panel, ah, lang, "mail.reset", link): mail.reset.*
+	{"modules/accounts", "tr", msgCallForm{args: 1, id: 0, data: -1, count: -1, keys: []string{"App", "Name"}}},                       // send's tr(id)
+	{"modules/accounts", "t", msgCallForm{args: 1, id: 0, data: -1, count: -1}},                                                       // Framed's t(id)
+	{"modules/accounts", "pictureRefused", msgCallForm{args: 4, id: 1, data: 3, count: -1}},                                           // pictureRefused(status, id, code, data)
+	{"modules/console", "T", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                                         // Module.T(c, id, data)
+	{"modules/console/money", "t", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                                   // Part.t(c, id, data)
+	{"modules/console/panels", "t", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                                  // Part.t(c, id, data)
+	{"modules/console/panels", "fieldLabel", msgCallForm{args: 2, id: 1, data: -1, count: -1, prefix: "console.panels.theme.field."}}, // fieldLabel(c, field)
+	{"modules/console/panels", "refuse", msgCallForm{args: 1, id: 0, data: -1, count: -1, keys: []string{"Max"}}},                     // the upload's refuse(id)
+	{"modules/console/panels", "hint", msgCallForm{args: 2, id: 1, data: -1, count: -1}},                                              // settings' hint(field, id)
+	{"modules/console/panels", "text", msgCallForm{args: 2, id: 0, data: -1, count: -1, prefix: "console.panels.field."}},             // settings' text(name, value)
+	{"modules/console/panels", "field", msgCallForm{args: 3, id: 0, data: -1, count: -1, prefix: "console.panels.field."}},            // create's field(name, value, hintID): the label
+	{"modules/console/panels", "field", msgCallForm{args: 3, id: 2, data: -1, count: -1}},                                             // and the hint
+	{"modules/console/money", "fact", msgCallForm{args: 2, id: 0, data: -1, count: -1}},                                               // fact(id, value)
+	{"modules/competitions", "title", msgCallForm{args: 4, id: 1, data: -1, count: -1, keys: []string{"Prize"}}},                      // title(lang, id, english, prize)
+	{"modules/feed", "add", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                                          // FeedQuery.Check's add(field, id, data)
+	{"modules/feed", "cardGone", msgCallForm{args: 2, id: 1, data: -1, count: -1}},                                                    // cardGone(c, flashID)
+	{"modules/mobile", "codeError", msgCallForm{args: 3, id: 1, data: -1, count: -1}},                                                 // codeError(status, id, code)
+	{"modules/mobile", "done", msgCallForm{args: 2, id: 1, data: -1, count: -1}},                                                      // done(c, flash)
+	{"modules/redemptions", "done", msgCallForm{args: 2, id: 1, data: -1, count: -1}},                                                 // done(c, flash)
+	{"modules/redemptions", "invalid", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                               // CheckBank's invalid(field, id, data)
+	{"modules/referrals", "refusal", msgCallForm{args: 4, id: 1, data: 3, count: -1}},                                                 // refusal(status, id, code, data)
+	{"modules/referrals", "translate", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                               // Service.translate(lang, id, data)
+	{"modules/surveys", "badAnswer", msgCallForm{args: 2, id: 0, data: 1, count: -1}},                                                 // badAnswer(id, data)
+	{"modules/wallet", "invalid", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                                    // apiQuery's invalid(field, id, data)
 }
 
 // msgNumericSamples are the placeholders that hold numbers; the others get a string.
@@ -650,9 +658,10 @@ func (sc *messageScanner) call(p *msgPkg, pos string, call *ast.CallExpr) {
 			forms = append(forms, candidate{form: w.form, wrapper: w.pkg + "." + w.name})
 		}
 	}
+	followed := false
 	for _, c := range forms {
 		f := c.form
-		if f.args != len(call.Args) {
+		if f.args != len(call.Args) || (followed && c.wrapper == "") {
 			continue
 		}
 		if c.wrapper != "" {
@@ -666,6 +675,12 @@ func (sc *messageScanner) call(p *msgPkg, pos string, call *ast.CallExpr) {
 			count = call.Args[f.count]
 		}
 		sc.site(p, pos, via, f, call.Args[f.id], data, count)
+		if c.wrapper == "" {
+			return
+		}
+		followed = true // a wrapper may take two ids (a label's and a hint's): every entry counts
+	}
+	if followed {
 		return
 	}
 	// Not followed: note literal ids it is given, a hint of a wrapper the table lacks.
@@ -769,6 +784,9 @@ func (sc *messageScanner) site(p *msgPkg, pos, via string, f msgCallForm, idExpr
 	counted := countExpr != nil && !msgIsNil(countExpr)
 	var uses []msgUse
 	for _, r := range refs {
+		if r.exact && r.text == "" && f.prefix == "" {
+			continue // no id: the caller shows no message there
+		}
 		keys := map[string]bool{}
 		for _, k := range f.keys {
 			keys[k] = true
@@ -784,6 +802,7 @@ func (sc *messageScanner) site(p *msgPkg, pos, via string, f msgCallForm, idExpr
 			}
 		}
 		id := r.msgIDPattern
+		id.text = f.prefix + id.text
 		if f.family && id.exact {
 			id = msgIDPattern{text: id.text + ".", exact: false}
 		}

@@ -145,7 +145,7 @@ func (p *Part) renderTheme(c fiber.Ctx, a console.PanelAccess, spec tenancy.Pane
 	stored := spec.AppTheme
 	for _, kind := range []string{tenancy.AssetLogo, tenancy.AssetFavicon, tenancy.AssetLoader} {
 		props.Uploads = append(props.Uploads, panelviews.Upload{
-			Kind: kind, Label: p.t(c, "console.panels.uploads."+kind, nil),
+			Kind: kind, Label: p.t(c, "console.panels.upload_kind."+kind, nil),
 			Current: consoleURL(a.Panel.Key, stored[tenancy.AssetFields[kind]]), Error: v.upload[kind],
 		})
 	}
