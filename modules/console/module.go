@@ -193,7 +193,9 @@ func operatorOf(c fiber.Ctx) *Operator {
 }
 
 func (m *Module) routes(r fiber.Router) {
-	r.Use(m.session, m.csrf)
+	// The members' rule for every field (web/input.go): no NUL, invalid UTF-8 or control
+	// characters, bounded lengths; after the CSRF check, so a forged post is refused as such.
+	r.Use(m.session, m.csrf, m.kit.InputFields())
 	r.Get("/", func(c fiber.Ctx) error { return c.Redirect().Status(fiber.StatusFound).To("/console/") })
 	r.Get("/console/login", m.loginPage)
 	r.Post("/console/login", m.login)
