@@ -204,6 +204,7 @@ var messageWrappers = []struct {
 	{"modules/console/panels", "text", msgCallForm{args: 2, id: 0, data: -1, count: -1, prefix: "console.panels.field."}},             // settings' text(name, value)
 	{"modules/console/panels", "field", msgCallForm{args: 3, id: 0, data: -1, count: -1, prefix: "console.panels.field."}},            // create's field(name, value, hintID): the label
 	{"modules/console/panels", "field", msgCallForm{args: 3, id: 2, data: -1, count: -1}},                                             // and the hint
+	{"modules/console/campaigns", "stateLabel", msgCallForm{args: 2, id: 1, data: -1, count: -1, prefix: "console.campaigns.state."}}, // stateLabel(c, state)
 	{"modules/console/money", "fact", msgCallForm{args: 2, id: 0, data: -1, count: -1}},                                               // fact(id, value)
 	{"modules/competitions", "title", msgCallForm{args: 4, id: 1, data: -1, count: -1, keys: []string{"Prize"}}},                      // title(lang, id, english, prize)
 	{"modules/feed", "add", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                                          // FeedQuery.Check's add(field, id, data)

@@ -14,6 +14,9 @@ const (
 	URLPrefix = "/static/"
 	// ManifestPath is Vite's manifest inside FS (build.manifest in vite.config.ts).
 	ManifestPath = "dist/.vite/manifest.json"
+	// ConsoleManifestPath is the console's own build's manifest (vite.console.config.ts: the
+	// campaign editor), merged into ManifestPath's when present.
+	ConsoleManifestPath = "dist/.vite/console-manifest.json"
 	// distURL is Vite's `base`: built file "assets/x.js" is served at distURL + "assets/x.js".
 	distURL = URLPrefix + "dist/"
 )
@@ -71,6 +74,20 @@ func Load(fsys fs.FS) (*Assets, error) {
 	var m map[string]chunk
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, fmt.Errorf("static: parse %s: %w", ManifestPath, err)
+	}
+	// The console's build is apart so member pages never change for it; its entries join here.
+	if cb, err := fs.ReadFile(fsys, ConsoleManifestPath); err == nil {
+		var cm map[string]chunk
+		if err := json.Unmarshal(cb, &cm); err != nil {
+			return nil, fmt.Errorf("static: parse %s: %w", ConsoleManifestPath, err)
+		}
+		for k, c := range cm {
+			if _, ok := m[k]; !ok {
+				m[k] = c
+			}
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("static: read %s: %w", ConsoleManifestPath, err)
 	}
 	a := &Assets{manifest: m, islands: map[string]string{}, entries: map[string]string{}}
 	for _, k := range mainKeys {

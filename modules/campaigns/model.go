@@ -81,7 +81,7 @@ func IsTerminal(status string) bool {
 
 // Models lists the module's tables for the schema check.
 func Models() []any {
-	return []any{&Campaign{}, &CampaignQuota{}}
+	return []any{&Campaign{}, &CampaignQuota{}, &CampaignSource{}}
 }
 
 // TableName: GORM would say campaign_quota (its inflector treats quota as uncountable).
