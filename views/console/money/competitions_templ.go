@@ -440,7 +440,7 @@ func Competition(p CompetitionProps) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = notice(p.Notice).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = consoleviews.Notice(p.Notice).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -456,7 +456,7 @@ func Competition(p CompetitionProps) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = pairs("competition-facts", p.Facts).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = consoleviews.Pairs("competition-facts", p.Facts).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -619,7 +619,7 @@ func Competition(p CompetitionProps) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = pairs("draw-proof", p.Proof).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = consoleviews.Pairs("draw-proof", p.Proof).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
