@@ -374,10 +374,14 @@ func (m *Module) save(ctx context.Context, panel *web.Panel, name string, data [
 	return saved, nil
 }
 
-// editDocument edits the campaign's document (as its author wrote it, or generated) with
-// edit, checks the result like any document and saves it. The edit tells whether it changed
-// anything: nothing changed saves nothing.
-func (m *Module) editDocument(ctx context.Context, panel *web.Panel, id string, edit func(root *yaml.Node, now time.Time) (bool, error)) (*Saved, error) {
+// campaignDoc is a campaign's document (as its author wrote it, or generated) as YAML nodes, to
+// edit and write back in the format it came in.
+type campaignDoc struct {
+	fileName  string
+	doc, root *yaml.Node // the document and its root object
+}
+
+func (m *Module) documentOf(ctx context.Context, panel *web.Panel, id string) (*campaignDoc, error) {
 	src, _, err := m.SourceOf(ctx, panel, id)
 	if err != nil {
 		return nil, err
@@ -390,6 +394,26 @@ func (m *Module) editDocument(ctx context.Context, panel *web.Panel, id string, 
 	if root == nil {
 		return nil, fmt.Errorf("the document of %s is not an object", id)
 	}
+	return &campaignDoc{fileName: src.FileName, doc: &doc, root: root}, nil
+}
+
+// text writes the edited document back as YAML or JSON, as its file was.
+func (d *campaignDoc) text() ([]byte, error) {
+	if IsYAML(d.fileName) {
+		return encodeYAML(d.doc)
+	}
+	return nodeJSON(d.root)
+}
+
+// editDocument edits the campaign's document (as its author wrote it, or generated) with
+// edit, checks the result like any document and saves it. The edit tells whether it changed
+// anything: nothing changed saves nothing.
+func (m *Module) editDocument(ctx context.Context, panel *web.Panel, id string, edit func(root *yaml.Node, now time.Time) (bool, error)) (*Saved, error) {
+	d, err := m.documentOf(ctx, panel, id)
+	if err != nil {
+		return nil, err
+	}
+	root := d.root
 	changed, err := edit(root, m.now().UTC().Truncate(time.Second))
 	if err != nil {
 		return nil, err
@@ -401,16 +425,11 @@ func (m *Module) editDocument(ctx context.Context, panel *web.Panel, id string, 
 		}
 		return &Saved{ID: id, Unchanged: true, Before: &c.Definition, After: &c.Definition}, nil
 	}
-	var text []byte
-	if IsYAML(src.FileName) {
-		text, err = encodeYAML(&doc)
-	} else {
-		text, err = nodeJSON(root)
-	}
+	text, err := d.text()
 	if err != nil {
 		return nil, err
 	}
-	return m.SaveDocument(ctx, panel, src.FileName, text, DocumentRule{ID: id})
+	return m.SaveDocument(ctx, panel, d.fileName, text, DocumentRule{ID: id})
 }
 
 // SetOpen opens or closes a campaign by its dates. Closing sets closes_at to now (and drops
@@ -466,32 +485,20 @@ func (m *Module) Duplicate(ctx context.Context, panel *web.Panel, id, key string
 		}
 		return &Saved{ID: copyID, Unchanged: true, After: &c.Definition}, nil
 	}
-	src, _, err := m.SourceOf(ctx, panel, id)
+	d, err := m.documentOf(ctx, panel, id)
 	if err != nil {
 		return nil, err
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(src.Source), &doc); err != nil {
-		return nil, fmt.Errorf("read the document of %s: %w", id, err)
-	}
-	root := docRoot(&doc)
-	if root == nil {
-		return nil, fmt.Errorf("the document of %s is not an object", id)
-	}
+	root := d.root
 	mapSet(root, "uuid", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: copyID})
 	now := m.now().UTC().Truncate(time.Second)
 	mapDelete(root, "opens_at")
 	mapSet(root, "closes_at", timeNode(now))
-	var text []byte
-	if IsYAML(src.FileName) {
-		text, err = encodeYAML(&doc)
-	} else {
-		text, err = nodeJSON(root)
-	}
+	text, err := d.text()
 	if err != nil {
 		return nil, err
 	}
-	return m.SaveDocument(ctx, panel, src.FileName, text, DocumentRule{ID: copyID, New: true})
+	return m.SaveDocument(ctx, panel, d.fileName, text, DocumentRule{ID: copyID, New: true})
 }
 
 // ErrNoQuota is a quota id the campaign does not have.
