@@ -204,6 +204,17 @@ type ThemeError struct{ Problems []string }
 
 func (e *ThemeError) Error() string { return "app_theme: " + strings.Join(e.Problems, "; ") }
 
+// panelInTx reads a panel by key inside a write's transaction.
+func panelInTx(tx *gorm.DB, key string) (*Panel, error) {
+	var p Panel
+	if err := tx.Where("key = ?", key).Take(&p).Error; errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, ErrUnknownPanel
+	} else if err != nil {
+		return nil, fmt.Errorf("load panel %s: %w", key, err)
+	}
+	return &p, nil
+}
+
 // SaveTheme: see Module.SaveTheme.
 func (s *Store) SaveTheme(ctx context.Context, key string, theme AppTheme) (AppTheme, error) {
 	if probs := theme.Problems(); len(probs) > 0 {
@@ -211,15 +222,13 @@ func (s *Store) SaveTheme(ctx context.Context, key string, theme AppTheme) (AppT
 	}
 	var before AppTheme
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		var p Panel
-		if err := tx.Where("key = ?", key).Take(&p).Error; errors.Is(err, gorm.ErrRecordNotFound) {
-			return ErrUnknownPanel
-		} else if err != nil {
-			return fmt.Errorf("load panel %s: %w", key, err)
+		p, err := panelInTx(tx, key)
+		if err != nil {
+			return err
 		}
 		before = p.AppTheme.Compact()
 		p.AppTheme, p.UpdatedAt = theme.Compact(), time.Now().UTC()
-		return tx.Save(&p).Error
+		return tx.Save(p).Error
 	})
 	return before, err
 }
@@ -351,11 +360,9 @@ func (s *Store) SaveAsset(ctx context.Context, key, kind string, data []byte) (A
 	url := AssetPath + name
 	var before AppTheme
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		var p Panel
-		if err := tx.Where("key = ?", key).Take(&p).Error; errors.Is(err, gorm.ErrRecordNotFound) {
-			return ErrUnknownPanel
-		} else if err != nil {
-			return fmt.Errorf("load panel %s: %w", key, err)
+		p, err := panelInTx(tx, key)
+		if err != nil {
+			return err
 		}
 		before = p.AppTheme.Compact()
 		var n int64
@@ -372,7 +379,7 @@ func (s *Store) SaveAsset(ctx context.Context, key, kind string, data []byte) (A
 		theme := before.Compact()
 		theme[field] = url
 		p.AppTheme, p.UpdatedAt = theme, time.Now().UTC()
-		return tx.Save(&p).Error
+		return tx.Save(p).Error
 	})
 	return before, url, err
 }
