@@ -1,8 +1,10 @@
 package consolecampaigns
 
 import (
+	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/canvass/canvass/modules/campaigns"
 	"github.com/canvass/canvass/modules/console"
@@ -40,7 +42,20 @@ func campaignJSON(r listed) CampaignJSON {
 	}
 }
 
+// maxQuery is the longest search text the list takes (the API's documented limit).
+const maxQuery = 200
+
 func (p *Part) apiList(c fiber.Ctx, a console.PanelAccess) error {
+	// The page falls back to the whole list by name; a program is told what it got wrong.
+	if s := c.Query("state"); s != "" && !slices.Contains(campaigns.States, s) {
+		return web.Invalid("state", "console.campaigns.bad_query", nil)
+	}
+	if s := c.Query("sort"); s != "" && !slices.Contains(sorts, s) {
+		return web.Invalid("sort", "console.campaigns.bad_query", nil)
+	}
+	if utf8.RuneCountInString(c.Query("q")) > maxQuery {
+		return web.Invalid("q", "console.campaigns.bad_query", nil)
+	}
 	panel, err := p.panel(c, a)
 	if err != nil {
 		return err
