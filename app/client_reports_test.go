@@ -38,7 +38,7 @@ func (e *env) clientReports(t *testing.T, panelKey string) []clientreports.Liste
 const typeErrorReport = `{"href":"http://localhost/feed","name":"TypeError","message":"x is undefined","source":"http://localhost/static/dist/main.js","stack":"TypeError: x is undefined\n    at f (main.js:3:7)","lineno":3,"colno":7}`
 
 func TestAClientErrorIsStoredWithItsPanelMemberRequestAndApp(t *testing.T) {
-	eachDialect(t, func(t *testing.T, e *env) {
+	eachDialectWith(t, withoutJobWorkers(), func(t *testing.T, e *env) {
 		member := e.member()
 		res := member.reportClientError("error", typeErrorReport, member.cookie("pp-token"))
 		require.Equal(t, http.StatusNoContent, res.StatusCode, res.Body)
@@ -67,7 +67,7 @@ func TestAClientErrorIsStoredWithItsPanelMemberRequestAndApp(t *testing.T) {
 }
 
 func TestAnIdenticalClientErrorIsCountedNotStoredAgain(t *testing.T) {
-	eachDialect(t, func(t *testing.T, e *env) {
+	eachDialectWith(t, withoutJobWorkers(), func(t *testing.T, e *env) {
 		c := e.client("localhost")
 		c.get("/login")
 		for range 3 {
@@ -87,7 +87,7 @@ func TestAnIdenticalClientErrorIsCountedNotStoredAgain(t *testing.T) {
 }
 
 func TestARefusedClientReportSaysWhyInTheErrorShapeAndStoresNothing(t *testing.T) {
-	eachDialect(t, func(t *testing.T, e *env) {
+	eachDialectWith(t, withoutJobWorkers(), func(t *testing.T, e *env) {
 		c := e.client("localhost")
 		c.get("/login")
 		before := tableRows(t, e.db)
@@ -132,7 +132,7 @@ func TestARefusedClientReportSaysWhyInTheErrorShapeAndStoresNothing(t *testing.T
 }
 
 func TestClientReportsAreRateLimitedPerTokenAndPerAddress(t *testing.T) {
-	eachDialect(t, func(t *testing.T, e *env) {
+	eachDialectWith(t, withoutJobWorkers(), func(t *testing.T, e *env) {
 		member := e.member()
 		token := member.cookie("pp-token")
 		for i := range clientreports.DefaultTokenPerMinute {

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/canvass/canvass/modules/jobs"
 	"github.com/canvass/canvass/modules/tenancy"
 )
 
@@ -52,6 +53,10 @@ type Config struct {
 	// TrustedProxies are the addresses and CIDR ranges of the reverse proxies whose
 	// X-Forwarded-For (and X-Forwarded-Proto, X-Forwarded-Host) are believed; empty: none is.
 	TrustedProxies []string
+	// JobWorkers is how many background jobs `canvass serve` works at once (0: it works none,
+	// another process does); JobPoll how often an idle worker looks for new jobs.
+	JobWorkers int
+	JobPoll    time.Duration
 }
 
 func LoadConfig(getenv func(string) string) (Config, error) {
@@ -88,6 +93,16 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		return cfg, fmt.Errorf("CANVASS_PANEL_CACHE_TTL must be a positive duration such as 1m or 5s, not %q", getenv("CANVASS_PANEL_CACHE_TTL"))
 	}
 	cfg.PanelCacheTTL = ttl
+	workers, err := strconv.Atoi(get("CANVASS_JOB_WORKERS", strconv.Itoa(jobs.DefaultWorkers)))
+	if err != nil || workers < 0 || workers > 1000 {
+		return cfg, fmt.Errorf("CANVASS_JOB_WORKERS must be a whole number from 0 to 1000, not %q", getenv("CANVASS_JOB_WORKERS"))
+	}
+	cfg.JobWorkers = workers
+	poll, err := time.ParseDuration(get("CANVASS_JOB_POLL", jobs.DefaultPollInterval.String()))
+	if err != nil || poll < 10*time.Millisecond || poll > time.Minute {
+		return cfg, fmt.Errorf("CANVASS_JOB_POLL must be a duration from 10ms to 1m such as 1s, not %q", getenv("CANVASS_JOB_POLL"))
+	}
+	cfg.JobPoll = poll
 	if cfg.Secret == "" && cfg.Env != "production" {
 		// Development and staging derive a stable key so sessions survive restarts; production must set one.
 		sum := sha256.Sum256([]byte("canvass-development-secret:" + cfg.DatabaseURL))

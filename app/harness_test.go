@@ -70,17 +70,46 @@ func newEnvWith(t testing.TB, d migrations.Dialect, cfg Config) *env {
 	smtp := mailertest.Start(t)
 	sender, err := mailer.New(mailer.Config{URL: smtp.URL(), From: "no-reply@canvass.test"}, nil)
 	require.NoError(t, err)
-	app, err := NewApp(cfg, db, testLogger(t), Options{Mail: sender})
+	if cfg.JobPoll == testConfig("development").JobPoll {
+		cfg.JobPoll = 25 * time.Millisecond // a queued mail reaches the test's SMTP server at once
+	}
+	app, err := NewApp(cfg, db, testLogger(t), Options{Mail: sender, WorkJobs: true})
 	require.NoError(t, err)
 	require.NoError(t, LoadDemo(context.Background(), app))
+	startJobs(t, app)
 	return &env{t: t, app: app, db: db, smtp: smtp, cfg: cfg}
+}
+
+// startJobs works the app's background jobs (the mail) until the test ends.
+func startJobs(t testing.TB, app *App) {
+	t.Helper()
+	require.NoError(t, app.Jobs.Start(context.Background()))
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = app.Jobs.Stop(ctx)
+	})
 }
 
 // eachDialect runs fn on SQLite and, when configured, PostgreSQL.
 func eachDialect(t *testing.T, fn func(t *testing.T, e *env)) {
+	eachDialectWith(t, testConfig("development"), fn)
+}
+
+// eachDialectWith is eachDialect with a config of the test's own.
+func eachDialectWith(t *testing.T, cfg Config, fn func(t *testing.T, e *env)) {
 	for _, d := range dbtest.Dialects(t) {
-		t.Run(string(d), func(t *testing.T) { fn(t, newEnv(t, d)) })
+		t.Run(string(d), func(t *testing.T) { fn(t, newEnvWith(t, d, cfg)) })
 	}
+}
+
+// withoutJobWorkers is the test config of an app that queues jobs but works none: the tests
+// that count every table's rows around a request see only what the request wrote (a worker
+// sending earlier requests' mail would write sent-markers at any moment).
+func withoutJobWorkers() Config {
+	cfg := testConfig("development")
+	cfg.JobWorkers = 0
+	return cfg
 }
 
 // client is a browser-like HTTP client over app.Test: it keeps cookies per host and never

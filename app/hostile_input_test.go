@@ -105,7 +105,7 @@ func apiRefusal(t *testing.T, res *response, field string) {
 // on SQLite, or a message without its parameter. Each is now the same 400 naming the field
 // on both databases, and nothing is stored.
 func TestHostileTextsFoundInReviewAreClear400sOnEveryDatabase(t *testing.T) {
-	eachDialect(t, func(t *testing.T, e *env) {
+	eachDialectWith(t, withoutJobWorkers(), func(t *testing.T, e *env) {
 		c := e.member()
 		poll := e.campaignID("demo", "Quick poll")
 		base := "/api/v1/demo/campaigns/" + poll
@@ -141,7 +141,7 @@ func TestHostileTextsFoundInReviewAreClear400sOnEveryDatabase(t *testing.T) {
 
 // A name that is too long says how long it may be, in the member's language.
 func TestAProfileFieldTooLongSaysItsLimit(t *testing.T) {
-	eachDialect(t, func(t *testing.T, e *env) {
+	eachDialectWith(t, withoutJobWorkers(), func(t *testing.T, e *env) {
 		c := e.member()
 		res := c.postJSON("/ah/api/v1/user/profile", `{"firstName":"`+strings.Repeat("a", 300)+`"}`)
 		apiRefusal(t, res, "firstName")
@@ -156,7 +156,7 @@ func TestAProfileFieldTooLongSaysItsLimit(t *testing.T) {
 // field (with the field marked for screen readers), a toast says what happened, and nothing
 // was stored.
 func TestAFormWithARefusedTextComesBackWithTheMessageBesideTheField(t *testing.T) {
-	eachDialect(t, func(t *testing.T, e *env) {
+	eachDialectWith(t, withoutJobWorkers(), func(t *testing.T, e *env) {
 		visitor := e.client("localhost")
 		visitor.get("/join")
 		before := tableRows(t, e.db)
@@ -187,7 +187,7 @@ func TestAFormWithARefusedTextComesBackWithTheMessageBesideTheField(t *testing.T
 // A page asked with a refused query parameter answers the error page in the member's
 // language and the panel's look, saying what is wrong, never a 500.
 func TestAPageAskedWithARefusedParameterSaysWhatIsWrong(t *testing.T) {
-	eachDialect(t, func(t *testing.T, e *env) {
+	eachDialectWith(t, withoutJobWorkers(), func(t *testing.T, e *env) {
 		c := e.member()
 		c.get("/transactions?lang=es") // the member switches to Spanish
 		res := c.get("/transactions?filter=" + url.QueryEscape("a\x00b"))

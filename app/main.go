@@ -41,6 +41,9 @@
 //	                                      the most frequent client errors in the window
 //	canvass operators add --email EMAIL --role owner|editor|finance|support --panel KEY [--password P]
 //	                                      an operator of the console (the password is printed once)
+//	canvass jobs list [--state STATE] [--limit 50]
+//	                                      background jobs newest first: kind, state, attempts, errors
+//	canvass jobs retry|cancel ID          run a job again now, or stop it for good
 //	canvass backup FILE                   a consistent copy of the SQLite database while it serves
 //	canvass restore [--force] FILE        put a backup back (refuses a database in use)
 package main
@@ -176,6 +179,14 @@ func run(ctx context.Context, args []string, log *slog.Logger) error {
 		}
 		operatorsCmd = oc
 	}
+	var jobsCmd *jobsCommand
+	if cmd == "jobs" {
+		jc, err := prepareJobsCommand(args)
+		if err != nil {
+			return err
+		}
+		jobsCmd = jc
+	}
 	var backupCmd *backupCommand
 	if cmd == "backup" || cmd == "restore" {
 		bc, err := prepareBackupCommand(cmd, args)
@@ -284,8 +295,14 @@ func run(ctx context.Context, args []string, log *slog.Logger) error {
 			return err
 		}
 		return operatorsCmd.run(ctx, app, os.Stdout)
+	case "jobs":
+		app, err := NewApp(cfg, db, log, Options{})
+		if err != nil {
+			return err
+		}
+		return jobsCmd.run(ctx, app, os.Stdout)
 	default:
-		return fmt.Errorf("unknown command %q (serve, migrate, demo, tenant apply, campaigns validate, campaigns import, ledger adjust, ledger balance, ledger reconcile, postcodes import, redemptions options apply, redemptions list, redemptions show, redemptions approve, redemptions reject, redemptions mark-paid, competitions list, competitions show, competitions draw, competitions verify, affiliates create, affiliates list, mail send, translations missing, translations export, errors list, errors top, operators add, backup, restore)", cmd)
+		return fmt.Errorf("unknown command %q (serve, migrate, demo, tenant apply, campaigns validate, campaigns import, ledger adjust, ledger balance, ledger reconcile, postcodes import, redemptions options apply, redemptions list, redemptions show, redemptions approve, redemptions reject, redemptions mark-paid, competitions list, competitions show, competitions draw, competitions verify, affiliates create, affiliates list, mail send, translations missing, translations export, errors list, errors top, operators add, jobs list, jobs retry, jobs cancel, backup, restore)", cmd)
 	}
 }
 
@@ -308,14 +325,15 @@ func closeDB(db *gorm.DB) {
 }
 
 // shutdownDrain is how long `canvass serve` drains after SIGINT or SIGTERM: it stops accepting
-// connections at once, lets the requests in flight finish and records what it kept in memory,
-// and then exits, whatever is still running. The systemd unit's TimeoutStopSec
+// connections and taking jobs at once, lets the requests and jobs in flight finish (a job still
+// running then is cancelled, and runs again later: every job is safe to run twice) and records
+// what it kept in memory, and then exits, whatever is still running. The systemd unit's TimeoutStopSec
 // (deploy/canvass.service) and a container's stop grace period must exceed it.
 const shutdownDrain = 20 * time.Second
 
 // serve runs until SIGINT or SIGTERM, then drains in-flight requests for up to shutdownDrain.
 func serve(ctx context.Context, cfg Config, db *gorm.DB, log *slog.Logger) error {
-	app, err := NewApp(cfg, db, log, Options{})
+	app, err := NewApp(cfg, db, log, Options{WorkJobs: true})
 	if err != nil {
 		return err
 	}
@@ -323,6 +341,9 @@ func serve(ctx context.Context, cfg Config, db *gorm.DB, log *slog.Logger) error
 		if err := LoadDemo(ctx, app); err != nil {
 			return fmt.Errorf("load demo data: %w", err)
 		}
+	}
+	if err := app.Jobs.Start(ctx); err != nil {
+		return err
 	}
 	if os.Getenv("GOGC") == "" {
 		// A page allocates more than it keeps: collecting at twice the live heap instead of
@@ -355,18 +376,34 @@ func serve(ctx context.Context, cfg Config, db *gorm.DB, log *slog.Logger) error
 	}()
 	select {
 	case err := <-errc:
+		stopJobs(app, log)
 		return err
 	case <-ctx.Done():
 	}
 	log.Info("shutting down")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownDrain)
 	defer cancel()
+	// Requests and jobs drain side by side, within the one deadline.
+	jobsDone := make(chan error, 1)
+	go func() { jobsDone <- app.Jobs.Stop(shutdownCtx) }()
 	err = app.Fiber.ShutdownWithContext(shutdownCtx)
+	if jerr := <-jobsDone; jerr != nil {
+		log.Warn("jobs still running at the end of the drain were cancelled (they run again later)", "err", jerr)
+	}
 	// Keys pages missed since the last write would otherwise be lost with the process.
 	if ferr := app.Tenancy.FlushMissingTranslations(shutdownCtx); ferr != nil {
 		log.Warn("missing translations not recorded", "err", ferr)
 	}
 	return err
+}
+
+// stopJobs stops the workers when the server ends by itself (its listener failed).
+func stopJobs(app *App, log *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), shutdownDrain)
+	defer cancel()
+	if err := app.Jobs.Stop(ctx); err != nil {
+		log.Warn("jobs stopped", "err", err)
+	}
 }
 
 func dialectName(url string) string {

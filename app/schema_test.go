@@ -11,6 +11,7 @@ import (
 	"github.com/canvass/canvass/modules/console"
 	"github.com/canvass/canvass/modules/events"
 	"github.com/canvass/canvass/modules/feed"
+	"github.com/canvass/canvass/modules/jobs"
 	"github.com/canvass/canvass/modules/mobile"
 	"github.com/canvass/canvass/modules/offers"
 	"github.com/canvass/canvass/modules/postcodes"
@@ -29,7 +30,7 @@ func allModels() []any {
 	for _, models := range [][]any{
 		tenancy.Models(), accounts.Models(), ratelimit.Models(), campaigns.Models(), feed.Models(), surveys.Models(),
 		events.Models(), wallet.Models(), postcodes.Models(), mobile.Models(), redemptions.Models(), competitions.Models(),
-		referrals.Models(), offers.Models(), clientreports.Models(), console.Models(),
+		referrals.Models(), offers.Models(), clientreports.Models(), console.Models(), jobs.Models(),
 	} {
 		out = append(out, models...)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/canvass/canvass/modules/events"
 	"github.com/canvass/canvass/modules/feed"
 	"github.com/canvass/canvass/modules/home"
+	"github.com/canvass/canvass/modules/jobs"
 	"github.com/canvass/canvass/modules/mailer"
 	"github.com/canvass/canvass/modules/metrics"
 	"github.com/canvass/canvass/modules/mobile"
@@ -71,6 +72,8 @@ type App struct {
 	Console *console.Module
 	// Metrics is this server's Prometheus registry (served on CANVASS_METRICS_ADDR when set).
 	Metrics *metrics.Metrics
+	// Jobs is the background job queue (mail, periodic clean-up), worked by `canvass serve`.
+	Jobs *jobs.Queue
 	// dev holds the local development sign-in and captcha providers (demo outside production).
 	dev *devProviders
 	// partner is the demo's partner site that frames the widgets (demo outside production).
@@ -82,6 +85,9 @@ type Options struct {
 	Mail mailer.Sender
 	// Metrics, when set, is the registry to count in (one registry per App: it cannot be shared).
 	Metrics *metrics.Metrics
+	// WorkJobs makes this App one that works background jobs (after App.Jobs.Start):
+	// `canvass serve`, and tests that run them. Otherwise it only inserts them.
+	WorkJobs bool
 }
 
 // NewApp wires the modules in the order of ARCHITECTURE.md section 1.
@@ -113,12 +119,15 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 		a.Metrics = metrics.New()
 	}
 	mail = countedMail{next: mail, metrics: a.Metrics}
+	if a.Jobs, err = newJobs(cfg, db, log, kit, mail, a.Metrics, opts.WorkJobs); err != nil {
+		return nil, err
+	}
 	a.Tenancy = tenancy.New(db, kit)
 	if cfg.PanelCacheTTL > 0 {
 		a.Tenancy.CacheFor(cfg.PanelCacheTTL)
 	}
 	accountsDeps := accounts.Deps{
-		DB: db, Kit: kit, Limiter: limiter, Mail: mail, Log: log, BaseURL: cfg.BaseURL,
+		DB: db, Kit: kit, Limiter: limiter, Mail: mail, Outbox: a.Jobs, Log: log, BaseURL: cfg.BaseURL,
 		Social: social.New(nil), Captcha: captcha.New(nil), SignInCacheTTL: cmp.Or(cfg.PanelCacheTTL, tenancy.DefaultCacheTTL),
 		Storage: accounts.DiskStorage{Dir: cfg.UploadsDir}, UnsubscribeMailto: cfg.UnsubscribeMailto,
 	}
@@ -174,7 +183,7 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	a.Surveys.SetCompetitionEntries(a.Competitions)
 	a.Feed.AddReports(transactionReports(a.Wallet))
 	a.Referrals = referrals.New(referrals.Deps{
-		DB: db, Kit: kit, Log: log, Guard: a.Accounts, Members: a.Accounts, Ledger: a.Wallet, Mail: mail, Limiter: limiter,
+		DB: db, Kit: kit, Log: log, Guard: a.Accounts, Members: a.Accounts, Ledger: a.Wallet, Mail: mail, Outbox: a.Jobs, Limiter: limiter,
 		PanelOf: panelByID(db, a.Tenancy), BaseURL: cfg.BaseURL, Mobile: a.Mobile, Addresses: a.Accounts, AddressURL: "/settings#address",
 		CacheTTL: cmp.Or(cfg.PanelCacheTTL, tenancy.DefaultCacheTTL),
 	})
@@ -213,6 +222,7 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	if err := watchDatabase(a, db); err != nil {
 		return nil, err
 	}
+	sweepPeriodically(a, limiter)
 
 	f := fiber.New(fiberConfig(cfg, kit))
 	// First, so its time covers every other middleware and its status is the final one.

@@ -120,7 +120,7 @@ func provider(db *gorm.DB, sqlDB *sql.DB) (*goose.Provider, error) {
 	if DialectOf(db) == Postgres {
 		dialect = goose.DialectPostgres
 	}
-	p, err := goose.NewProvider(dialect, sqlDB, files, goose.WithDisableGlobalRegistry(true), goose.WithGoMigrations(ledgerRecords(dialect), offerLedger(dialect)))
+	p, err := goose.NewProvider(dialect, sqlDB, files, goose.WithDisableGlobalRegistry(true), goose.WithGoMigrations(ledgerRecords(dialect), offerLedger(dialect)), goose.WithGoMigrations(rivers(dialect)...))
 	if err != nil {
 		return nil, fmt.Errorf("load migrations: %w", err)
 	}

@@ -20,7 +20,7 @@ func Versions() ([]int64, error) {
 	}
 	defer db.Close()
 	p, err := goose.NewProvider(goose.DialectSQLite3, db, files, goose.WithDisableGlobalRegistry(true),
-		goose.WithGoMigrations(ledgerRecords(goose.DialectSQLite3), offerLedger(goose.DialectSQLite3)))
+		goose.WithGoMigrations(ledgerRecords(goose.DialectSQLite3), offerLedger(goose.DialectSQLite3)), goose.WithGoMigrations(rivers(goose.DialectSQLite3)...))
 	if err != nil {
 		return nil, fmt.Errorf("load migrations: %w", err)
 	}

@@ -142,7 +142,7 @@ func (s *Service) CloseAccount(ctx context.Context, panel *web.Panel, holderID, 
 		return nil, err
 	}
 	s.afterErase(ctx, panel, &before, pics)
-	if err := s.mails.AccountClosed(ctx, panel, &before, memberLanguage(&before, panel, lang), link.Origin+"/join"); err != nil {
+	if err := s.mailClosed(ctx, panel, &before, p.ID, memberLanguage(&before, panel, lang), link.Origin+"/join"); err != nil {
 		// The account is closed either way; a lost confirmation must not say otherwise.
 		s.log.Warn("closing confirmation not sent", "panel", panel.Key, "err", err)
 	}
@@ -258,11 +258,9 @@ func (s *Service) RequestCloseLink(ctx context.Context, panel *web.Panel, m *web
 	if err != nil {
 		return err
 	}
-	token, err := s.newToken(ctx, ah.ID, PurposeCloseAccount, closeLinkTTL)
-	if err != nil {
-		return err
-	}
-	return s.mails.CloseLink(ctx, panel, ah, memberLanguage(ah, panel, lang), link.Origin+"/close-account?token="+token)
+	return s.newTokenMailed(ctx, ah.ID, PurposeCloseAccount, closeLinkTTL, func(tx *gorm.DB, event, token string) error {
+		return s.mails.CloseLink(tx, event, panel, ah, memberLanguage(ah, panel, lang), link.Origin+"/close-account?token="+token)
+	})
 }
 
 // CloseLink is the account a mailed closing link closes, for its page; an unknown, spent or

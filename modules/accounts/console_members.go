@@ -331,7 +331,7 @@ func (m *Module) CloseByOperator(ctx context.Context, panel *web.Panel, particip
 	if m.baseURL != "" {
 		origin = m.baseURL
 	}
-	if err := m.svc.mails.AccountClosed(ctx, panel, &before, memberLanguage(&before, panel, ""), origin+"/join"); err != nil {
+	if err := m.svc.mailClosed(ctx, panel, &before, p.ID, memberLanguage(&before, panel, ""), origin+"/join"); err != nil {
 		m.svc.log.Warn("closing confirmation not sent", "panel", panel.Key, "err", err)
 	}
 	return closed, true, nil

@@ -2,40 +2,42 @@ package accounts
 
 import (
 	"bytes"
-	"context"
 	"strings"
 
 	"github.com/canvass/canvass/modules/mailer"
 	"github.com/canvass/canvass/modules/web"
 	mailviews "github.com/canvass/canvass/views/mail"
+	"gorm.io/gorm"
 )
 
 // Mails composes the account mails in the member's language, with the panel's name.
+// Each is queued in the transaction of the change it tells of (the token it carries, the
+// closing), under that change's event key (mailer.Outbox), and goes out once it commits.
 type Mails struct {
-	sender  mailer.Sender
+	outbox  mailer.Outbox
 	locales *web.Locales
 }
 
-func (m *Mails) PasswordReset(ctx context.Context, panel *web.Panel, ah *AccountHolder, lang, link string) error {
-	return m.send(ctx, panel, ah, lang, "mail.reset", link)
+func (m *Mails) PasswordReset(tx *gorm.DB, event string, panel *web.Panel, ah *AccountHolder, lang, link string) error {
+	return m.send(tx, event, panel, ah, lang, "mail.reset", link)
 }
 
-func (m *Mails) ValidateEmail(ctx context.Context, panel *web.Panel, ah *AccountHolder, lang, link string) error {
-	return m.send(ctx, panel, ah, lang, "mail.validate", link)
+func (m *Mails) ValidateEmail(tx *gorm.DB, event string, panel *web.Panel, ah *AccountHolder, lang, link string) error {
+	return m.send(tx, event, panel, ah, lang, "mail.validate", link)
 }
 
 // CloseLink mails a member without a password the link that closes their account.
-func (m *Mails) CloseLink(ctx context.Context, panel *web.Panel, ah *AccountHolder, lang, link string) error {
-	return m.send(ctx, panel, ah, lang, "mail.close_link", link)
+func (m *Mails) CloseLink(tx *gorm.DB, event string, panel *web.Panel, ah *AccountHolder, lang, link string) error {
+	return m.send(tx, event, panel, ah, lang, "mail.close_link", link)
 }
 
 // AccountClosed confirms a closing to the address the account had; its button joins again.
-func (m *Mails) AccountClosed(ctx context.Context, panel *web.Panel, ah *AccountHolder, lang, joinLink string) error {
-	return m.send(ctx, panel, ah, lang, "mail.closed", joinLink)
+func (m *Mails) AccountClosed(tx *gorm.DB, event string, panel *web.Panel, ah *AccountHolder, lang, joinLink string) error {
+	return m.send(tx, event, panel, ah, lang, "mail.closed", joinLink)
 }
 
 // send renders mail "<prefix>.subject/.body/.button" with the shared greeting and footer.
-func (m *Mails) send(ctx context.Context, panel *web.Panel, ah *AccountHolder, lang, prefix, link string) error {
+func (m *Mails) send(tx *gorm.DB, event string, panel *web.Panel, ah *AccountHolder, lang, prefix, link string) error {
 	app := panel.WebAppName
 	if app == "" {
 		app = panel.Name
@@ -58,11 +60,11 @@ func (m *Mails) send(ctx context.Context, panel *web.Panel, ah *AccountHolder, l
 		CTAColor: cta, CTAText: ctaText,
 	}
 	var html bytes.Buffer
-	if err := mailviews.Action(props).Render(ctx, &html); err != nil {
+	if err := mailviews.Action(props).Render(tx.Statement.Context, &html); err != nil {
 		return err
 	}
 	text := strings.Join([]string{greeting, "", props.Body, "", props.Button + ":", link, "", props.Footer}, "\n")
-	return m.sender.Send(ctx, mailer.Message{
+	return m.outbox.Queue(tx, event, mailer.Message{
 		To: ah.Email, ToName: strings.TrimSpace(ah.FirstName + " " + ah.LastName), FromName: app,
 		Subject: props.Title, Text: text, HTML: html.String(), Lang: lang,
 	})

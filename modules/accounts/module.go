@@ -25,7 +25,10 @@ type Deps struct {
 	Kit     *web.Kit
 	Limiter *ratelimit.Limiter
 	Mail    mailer.Sender
-	Log     *slog.Logger
+	// Outbox queues the account mails with the change that causes them (the job queue);
+	// nil sends them at once through Mail (mailer.SendNow).
+	Outbox mailer.Outbox
+	Log    *slog.Logger
 	// BaseURL, when set, is the origin of mailed links; otherwise the request's origin.
 	BaseURL string
 	// Social speaks the identity providers' protocols; Captcha checks captcha tokens.
@@ -68,7 +71,11 @@ func New(d Deps) *Module {
 	if d.Captcha == nil {
 		d.Captcha = captcha.New(nil)
 	}
-	svc := &Service{store: store, limiter: d.Limiter, mail: d.Mail, mails: &Mails{sender: d.Mail, locales: d.Kit.Locales}, log: d.Log, now: time.Now, social: d.Social}
+	outbox := d.Outbox
+	if outbox == nil {
+		outbox = mailer.SendNow{Sender: d.Mail}
+	}
+	svc := &Service{store: store, limiter: d.Limiter, mail: d.Mail, mails: &Mails{outbox: outbox, locales: d.Kit.Locales}, log: d.Log, now: time.Now, social: d.Social}
 	svc.memberSettings = memberSettings{storage: d.Storage, unsubscribeKey: d.Kit.Secret(unsubscribePurpose), unsubscribeMailto: d.UnsubscribeMailto}
 	m := &Module{
 		kit: d.Kit, svc: svc, baseURL: d.BaseURL, sealer: sealer, captcha: d.Captcha, localCaptcha: d.LocalCaptcha,

@@ -359,11 +359,9 @@ func (s *Service) ForgotPassword(ctx context.Context, panel *web.Panel, email, l
 	if ah.Status == StatusClosed {
 		return nil
 	}
-	token, err := s.newToken(ctx, ah.ID, PurposePasswordReset, resetTTL)
-	if err != nil {
-		return err
-	}
-	return s.mails.PasswordReset(ctx, panel, ah, memberLanguage(ah, panel, lang), link.Origin+link.Path+"?token="+token)
+	return s.newTokenMailed(ctx, ah.ID, PurposePasswordReset, resetTTL, func(tx *gorm.DB, event, token string) error {
+		return s.mails.PasswordReset(tx, event, panel, ah, memberLanguage(ah, panel, lang), link.Origin+link.Path+"?token="+token)
+	})
 }
 
 // ResetPassword spends a reset token, sets the new password and ends every session of the account.
@@ -461,11 +459,9 @@ func (s *Service) RequestValidationEmail(ctx context.Context, panel *web.Panel, 
 	if err != nil {
 		return err
 	}
-	token, err := s.newToken(ctx, ah.ID, PurposeEmailValidation, validationTTL)
-	if err != nil {
-		return err
-	}
-	return s.mails.ValidateEmail(ctx, panel, ah, memberLanguage(ah, panel, lang), link.Origin+link.Path+"?token="+token)
+	return s.newTokenMailed(ctx, ah.ID, PurposeEmailValidation, validationTTL, func(tx *gorm.DB, event, token string) error {
+		return s.mails.ValidateEmail(tx, event, panel, ah, memberLanguage(ah, panel, lang), link.Origin+link.Path+"?token="+token)
+	})
 }
 
 // ValidateEmail spends a validation token and marks the email validated.

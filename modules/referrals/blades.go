@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/canvass/canvass/migrations"
+	"gorm.io/gorm"
 	"strings"
 	"time"
 
@@ -247,20 +249,23 @@ func (s *Service) ThankReferrer(ctx context.Context, panel *web.Panel, m *web.Me
 	if referrer.Status == accounts.StatusClosed || referrer.Email == "" {
 		return "", refusal(fiber.StatusGone, "error.referral_referrer_gone", "referrer_gone", nil)
 	}
-	thanked, err := s.store.Thanked(ctx, r.ID, m.ParticipantID, s.now().UTC())
-	if err != nil {
-		return "", err
-	}
-	if !thanked {
-		return "", refusal(fiber.StatusConflict, "error.referral_already_thanked", "already_thanked", nil)
-	}
 	friend, err := s.members.Contact(ctx, m.ParticipantID)
 	if err != nil {
 		return "", err
 	}
-	if err := s.mails.Thanks(ctx, panel, referrer, strings.TrimSpace(friend.FirstName), origin+PagePath); err != nil {
-		// Not sent: the member may try again.
-		return "", errors.Join(err, s.store.Unthank(ctx, r.ID))
+	// The thank-you and its mail in one transaction (one mail per invitation's thanks).
+	err = migrations.InTx(ctx, s.db, func(tx *gorm.DB) error {
+		thanked, err := NewStore(tx).Thanked(ctx, r.ID, m.ParticipantID, s.now().UTC())
+		if err != nil {
+			return err
+		}
+		if !thanked {
+			return refusal(fiber.StatusConflict, "error.referral_already_thanked", "already_thanked", nil)
+		}
+		return s.mails.Thanks(tx, "referral:"+r.ID+":thanks", panel, referrer, strings.TrimSpace(friend.FirstName), origin+PagePath)
+	})
+	if err != nil {
+		return "", err
 	}
 	return strings.TrimSpace(referrer.FirstName), nil
 }

@@ -2,9 +2,10 @@ package referrals
 
 import (
 	"context"
-	"errors"
-	"fmt"
+	"github.com/canvass/canvass/migrations"
+	"gorm.io/gorm"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -83,14 +84,15 @@ func (s *Service) Send(ctx context.Context, panel *web.Panel, from Sender, email
 		LanguageCode: from.Lang, SenderKey: digest(NormalizeEmail(m.Email)), SenderDevice: digest(from.Device),
 		Sends: 1, SentAt: now, LastSentAt: now,
 	}
-	if err := s.store.CreateReferral(ctx, r); err != nil {
-		return nil, err
-	}
-	if err := s.mails.Invite(ctx, panel, r, contact.FirstName, from.Origin+JoinPath(r.ID)); err != nil {
-		// Not sent: no invitation either, so the member can simply try again.
-		if derr := s.store.deleteReferral(ctx, r.ID); derr != nil {
-			return nil, errors.Join(err, derr)
+	// The invitation and its mail in one transaction: no mail without its invitation, no
+	// invitation whose mail is lost.
+	err = migrations.InTx(ctx, s.db, func(tx *gorm.DB) error {
+		if err := NewStore(tx).CreateReferral(ctx, r); err != nil {
+			return err
 		}
+		return s.mails.Invite(tx, sendEvent(r), panel, r, contact.FirstName, from.Origin+JoinPath(r.ID))
+	})
+	if err != nil {
 		return nil, err
 	}
 	if _, err := s.MarkEligible(ctx, panel, m); err != nil {
@@ -163,15 +165,22 @@ func (s *Service) Resend(ctx context.Context, panel *web.Panel, from Sender, id 
 	if err != nil {
 		return nil, err
 	}
-	ok, err := s.store.Resent(ctx, r.ID, now, now.Add(-st.expiry()))
+	err = migrations.InTx(ctx, s.db, func(tx *gorm.DB) error {
+		ok, err := NewStore(tx).Resent(ctx, r.ID, now, now.Add(-st.expiry()))
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return errNotPending(StateArchived) // accepted or archived meanwhile
+		}
+		fresh, err := referralIn(tx, panel.ID, r.ID) // its count of sends names this send
+		if err != nil {
+			return err
+		}
+		r.Sends, r.LastSentAt = fresh.Sends, now
+		return s.mails.Invite(tx, sendEvent(r), panel, r, contact.FirstName, from.Origin+JoinPath(r.ID))
+	})
 	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, errNotPending(StateArchived) // accepted or archived meanwhile
-	}
-	r.Sends, r.LastSentAt = r.Sends+1, now
-	if err := s.mails.Invite(ctx, panel, r, contact.FirstName, from.Origin+JoinPath(r.ID)); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -293,10 +302,5 @@ func (s *Service) Stats(ctx context.Context, panel *web.Panel, m *web.Member) (S
 		EarnedMinor: c.EarnedMinor, Currency: panel.CurrencyCode}, nil
 }
 
-// deleteReferral removes an invitation whose mail could not be sent.
-func (s *Store) deleteReferral(ctx context.Context, id string) error {
-	if err := s.db.WithContext(ctx).Where("id = ?", id).Delete(&Referral{}).Error; err != nil {
-		return fmt.Errorf("delete referral %s: %w", id, err)
-	}
-	return nil
-}
+// sendEvent names one send of an invitation: its id and the count of sends it makes.
+func sendEvent(r *Referral) string { return "referral:" + r.ID + ":send:" + strconv.Itoa(r.Sends) }

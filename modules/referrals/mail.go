@@ -2,19 +2,21 @@ package referrals
 
 import (
 	"bytes"
-	"context"
 	"strings"
 
 	"github.com/canvass/canvass/modules/accounts"
 	"github.com/canvass/canvass/modules/mailer"
 	"github.com/canvass/canvass/modules/web"
 	view "github.com/canvass/canvass/views/referrals"
+	"gorm.io/gorm"
 )
 
 // Mails composes the module's mails with the panel's name and button colours: the invitation
 // in the inviter's language, the thank-you in the referrer's.
+// Each is queued in the transaction of the change it tells of (the invitation, its resend,
+// the thank-you), under that change's event key (mailer.Outbox).
 type Mails struct {
-	sender  mailer.Sender
+	outbox  mailer.Outbox
 	locales *web.Locales
 }
 
@@ -27,7 +29,7 @@ func appName(panel *web.Panel) string {
 
 // Invite mails an invitation to the friend: who invites them (their first name when they gave
 // one), their message, and the /join/invite link.
-func (m *Mails) Invite(ctx context.Context, panel *web.Panel, r *Referral, inviter, link string) error {
+func (m *Mails) Invite(tx *gorm.DB, event string, panel *web.Panel, r *Referral, inviter, link string) error {
 	lang := web.ResolveLanguage(panel, r.LanguageCode, "")
 	data := map[string]any{"App": appName(panel), "Name": strings.TrimSpace(inviter)}
 	subject, body, footer := "referrals.mail_invite_subject_anonymous", "referrals.mail_invite_body_anonymous", "referrals.mail_invite_footer_anonymous"
@@ -45,11 +47,11 @@ func (m *Mails) Invite(ctx context.Context, panel *web.Panel, r *Referral, invit
 		Fallback:   m.locales.Translate(lang, "mail.fallback", nil, nil),
 		Footer:     m.locales.Translate(lang, footer, data, nil),
 	}
-	return m.send(ctx, panel, r.Email, "", p)
+	return m.send(tx, event, panel, r.Email, "", p)
 }
 
 // Thanks mails the referrer that the friend they invited says thank you.
-func (m *Mails) Thanks(ctx context.Context, panel *web.Panel, referrer *accounts.Contact, friend, link string) error {
+func (m *Mails) Thanks(tx *gorm.DB, event string, panel *web.Panel, referrer *accounts.Contact, friend, link string) error {
 	lang := web.ResolveLanguage(panel, "", referrer.LanguageCode)
 	data := map[string]any{"App": appName(panel), "Name": strings.TrimSpace(referrer.FirstName), "Friend": friend}
 	subject, body := "referrals.mail_thanks_subject_anonymous", "referrals.mail_thanks_body_anonymous"
@@ -69,17 +71,17 @@ func (m *Mails) Thanks(ctx context.Context, panel *web.Panel, referrer *accounts
 		Fallback: m.locales.Translate(lang, "mail.fallback", nil, nil),
 		Footer:   m.locales.Translate(lang, "referrals.mail_thanks_footer", data, nil),
 	}
-	return m.send(ctx, panel, referrer.Email, strings.TrimSpace(referrer.FirstName), p)
+	return m.send(tx, event, panel, referrer.Email, strings.TrimSpace(referrer.FirstName), p)
 }
 
-func (m *Mails) send(ctx context.Context, panel *web.Panel, to, toName string, p view.MailProps) error {
+func (m *Mails) send(tx *gorm.DB, event string, panel *web.Panel, to, toName string, p view.MailProps) error {
 	// The panel's button colours, with text that reads on them (accounts' mails do the same).
 	p.CTAColor, p.CTAText = panel.CTAColor, panel.CTAText
 	if p.CTAColor == "" || p.CTAText == "" {
 		p.CTAColor, p.CTAText = "#000000", "#ffffff"
 	}
 	var html bytes.Buffer
-	if err := view.Mail(p).Render(ctx, &html); err != nil {
+	if err := view.Mail(p).Render(tx.Statement.Context, &html); err != nil {
 		return err
 	}
 	parts := []string{}
@@ -91,7 +93,7 @@ func (m *Mails) send(ctx context.Context, panel *web.Panel, to, toName string, p
 		parts = append(parts, p.QuoteLabel, quote(p.Quote), "")
 	}
 	parts = append(parts, p.Button+":", p.URL, "", p.Footer)
-	return m.sender.Send(ctx, mailer.Message{
+	return m.outbox.Queue(tx, event, mailer.Message{
 		To: to, ToName: toName, FromName: p.AppName, Subject: p.Title, Text: strings.Join(parts, "\n"), HTML: html.String(), Lang: p.Lang,
 	})
 }

@@ -47,6 +47,9 @@ type Deps struct {
 	Members Members
 	Ledger  Ledger
 	Mail    mailer.Sender
+	// Outbox queues the invitations and thank-yous with the change that causes them (the job
+	// queue); nil sends them at once through Mail.
+	Outbox  mailer.Outbox
 	Limiter *ratelimit.Limiter
 	// PanelOf resolves a member's panel by id (a welcome campaign completed is heard without one).
 	PanelOf func(ctx context.Context, id string) (*web.Panel, error)
@@ -90,9 +93,13 @@ func New(d Deps) *Module {
 		now = time.Now
 	}
 	ttl := cmp.Or(d.CacheTTL, time.Minute)
+	outbox := d.Outbox
+	if outbox == nil {
+		outbox = mailer.SendNow{Sender: d.Mail}
+	}
 	svc := &Service{
 		db: d.DB, store: NewStore(d.DB), members: d.Members, ledger: d.Ledger, limiter: d.Limiter, panelOf: d.PanelOf,
-		mails:    &Mails{sender: d.Mail, locales: d.Kit.Locales},
+		mails:    &Mails{outbox: outbox, locales: d.Kit.Locales},
 		settings: &settingsCache{ttl: ttl, byID: map[string]cachedSettings{}},
 		locales:  d.Kit.Locales, log: log, now: now,
 	}

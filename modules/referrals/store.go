@@ -210,14 +210,6 @@ func (s *Store) Thanked(ctx context.Context, id, inviteeID string, now time.Time
 	return res.RowsAffected == 1, nil
 }
 
-// Unthank takes a thank-you back when its mail could not be sent, so it can be tried again.
-func (s *Store) Unthank(ctx context.Context, id string) error {
-	if err := s.db.WithContext(ctx).Model(&Referral{}).Where("id = ?", id).Update("thanked_at", nil).Error; err != nil {
-		return fmt.Errorf("unthank referral %s: %w", id, err)
-	}
-	return nil
-}
-
 // Dismiss records that a member dismissed a blade (again: nothing changes).
 func (s *Store) Dismiss(ctx context.Context, participantID, bladeID string, now time.Time) error {
 	err := s.db.WithContext(ctx).Clauses(clause.OnConflict{DoNothing: true}).

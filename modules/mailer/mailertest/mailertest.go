@@ -54,6 +54,36 @@ type Server struct {
 	messages []Received
 	taken    []bool // taken[i]: messages[i] was already returned by WaitFor
 	errs     []error
+	refuse   int // the next refuse messages are answered 451 (a temporary failure)
+	refused  int // how many were refused so far
+}
+
+// RefuseNext makes the server refuse the next n messages at the end of DATA with 451, a
+// temporary failure, as a busy or greylisting server does; the sender sees an error and
+// nothing is recorded.
+func (s *Server) RefuseNext(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.refuse = n
+}
+
+// Refused is how many messages the server refused (RefuseNext).
+func (s *Server) Refused() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.refused
+}
+
+// refusing counts one refusal when some are left to make.
+func (s *Server) refusing() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.refuse <= 0 {
+		return false
+	}
+	s.refuse--
+	s.refused++
+	return true
 }
 
 // Start starts a Server on a free port; it is closed when the test ends.
@@ -186,6 +216,9 @@ func (ss *session) Data(r io.Reader) error {
 	raw, err := io.ReadAll(r)
 	if err != nil {
 		return err
+	}
+	if ss.server.refusing() {
+		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "mailertest: try again later"}
 	}
 	rec, err := Parse(raw)
 	rec.From, rec.To = ss.from, ss.to

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/canvass/canvass/modules/jobs"
+	"github.com/canvass/canvass/modules/mailer"
+	"github.com/canvass/canvass/modules/metrics"
+	"github.com/canvass/canvass/modules/ratelimit"
+	"github.com/canvass/canvass/modules/web"
+	"gorm.io/gorm"
+)
+
+// jobsSealPurpose keys the seal of queued mail (the reset links in river_job's args).
+const jobsSealPurpose = "jobs-mail"
+
+// Sweep periods: how often each clean-up runs (by one process: River's leader inserts it).
+const (
+	sweepSessionsEvery   = 15 * time.Minute
+	sweepTokensEvery     = time.Hour
+	sweepRateLimitsEvery = time.Hour
+	sweepDeliveriesEvery = 24 * time.Hour
+	// deliveriesKept is how long a sent-marker outlives its job (River keeps a completed job a
+	// day): an operator's retry of an old mail within it still sends nothing.
+	deliveriesKept = 30 * 24 * time.Hour
+)
+
+// newJobs builds the queue over the app's database: it works jobs only when work is set
+// (`canvass serve`), and LISTENs for new ones on PostgreSQL then.
+func newJobs(cfg Config, db *gorm.DB, log *slog.Logger, kit *web.Kit, mail mailer.Sender, m *metrics.Metrics, work bool) (*jobs.Queue, error) {
+	sealer, err := web.NewSealer(kit.Secret(jobsSealPurpose))
+	if err != nil {
+		return nil, err
+	}
+	collector := jobs.NewCollector(metrics.Namespace)
+	jc := jobs.Config{PollInterval: cfg.JobPoll, ID: jobs.DefaultID(cfg.Addr)}
+	if work {
+		jc.Workers = cfg.JobWorkers
+		if !strings.HasPrefix(cfg.DatabaseURL, "sqlite://") {
+			jc.PostgresURL = cfg.DatabaseURL
+		}
+	}
+	q, err := jobs.New(jobs.Deps{DB: db, Log: log, Mail: mail, Sealer: sealer, Config: jc, Observe: collector.Observe})
+	if err != nil {
+		return nil, err
+	}
+	collector.Watch(q)
+	if err := m.Register(collector); err != nil {
+		return nil, fmt.Errorf("metrics: %w", err)
+	}
+	return q, nil
+}
+
+// sweepPeriodically registers the periodic clean-ups, and the queue's readiness check.
+// Idempotency keys need none: each is a column of the record it made happen (a ledger entry's
+// natural key, a redemption's Idempotency-Key), kept as long as that record is.
+func sweepPeriodically(a *App, limiter *ratelimit.Limiter) {
+	a.Jobs.Every("sessions", sweepSessionsEvery, a.Accounts.SweepSessions)
+	a.Jobs.Every("account_tokens", sweepTokensEvery, a.Accounts.SweepTokens)
+	a.Jobs.Every("rate_limits", sweepRateLimitsEvery, limiter.Sweep)
+	a.Jobs.Every("job_deliveries", sweepDeliveriesEvery, func(ctx context.Context, now time.Time) (int64, error) {
+		return a.Jobs.SweepDeliveries(ctx, now.Add(-deliveriesKept))
+	})
+	a.Home.AddCheck(a.Jobs.StuckCheck)
+}
