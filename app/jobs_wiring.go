@@ -60,6 +60,7 @@ func newJobs(cfg Config, db *gorm.DB, log *slog.Logger, kit *web.Kit, mail maile
 // natural key, a redemption's Idempotency-Key), kept as long as that record is.
 func sweepPeriodically(a *App, limiter *ratelimit.Limiter) {
 	a.Jobs.Every("sessions", sweepSessionsEvery, a.Accounts.SweepSessions)
+	a.Jobs.Every("operator_sessions", sweepSessionsEvery, a.Console.Service().SweepSessions)
 	a.Jobs.Every("account_tokens", sweepTokensEvery, a.Accounts.SweepTokens)
 	a.Jobs.Every("rate_limits", sweepRateLimitsEvery, limiter.Sweep)
 	a.Jobs.Every("job_deliveries", sweepDeliveriesEvery, func(ctx context.Context, now time.Time) (int64, error) {

@@ -270,6 +270,12 @@ func (s *Service) StageAfterPassword(op *Operator) string {
 	}
 }
 
+// SweepSessions deletes the sessions that ended (idle, or past their absolute end) and never
+// came back to be ended on use; the periodic clean-up job runs it.
+func (s *Service) SweepSessions(ctx context.Context, now time.Time) (int64, error) {
+	return s.store.DeleteExpiredSessions(ctx, now, now.Add(-IdleTimeout))
+}
+
 // Resume finds a live session by its token, ends it when idle or past its absolute end,
 // and moves its idle clock on.
 func (s *Service) Resume(ctx context.Context, token string) (*Session, *Operator, error) {

@@ -257,3 +257,28 @@ func TestASessionEndsWhenIdleOrPastItsAbsoluteEnd(t *testing.T) {
 		assert.NotEqual(t, busy, HashToken(busy), "only the token's hash is kept")
 	})
 }
+
+func TestTheCleanUpDeletesOnlyTheSessionsThatEnded(t *testing.T) {
+	eachFixture(t, func(t *testing.T, f *fixture) {
+		op := f.operator("owner@ops.test", RoleOwner, f.acme)
+		start := f.clock
+		left, err := f.svc.StartSession(f.ctx, op, StageFull) // never used again
+		require.NoError(t, err)
+		f.clock = start.Add(IdleTimeout / 2)
+		live, err := f.svc.StartSession(f.ctx, op, StageFull)
+		require.NoError(t, err)
+
+		f.clock = start.Add(IdleTimeout + time.Minute)
+		n, err := f.svc.SweepSessions(f.ctx, f.clock)
+		require.NoError(t, err)
+		assert.Equal(t, int64(1), n, "the session idle past its limit")
+		_, err = f.store.SessionByHash(f.ctx, HashToken(left))
+		assert.ErrorIs(t, err, ErrNotFound)
+		_, err = f.store.SessionByHash(f.ctx, HashToken(live))
+		assert.NoError(t, err, "a session still within its idle limit stays")
+
+		n, err = f.svc.SweepSessions(f.ctx, f.clock)
+		require.NoError(t, err)
+		assert.Zero(t, n, "sweeping again deletes nothing")
+	})
+}

@@ -185,11 +185,12 @@ func (s *Store) DeleteSession(ctx context.Context, hash string) error {
 }
 
 // DeleteExpiredSessions removes sessions past their absolute end or idle since before idleSince.
-func (s *Store) DeleteExpiredSessions(ctx context.Context, now, idleSince time.Time) error {
-	if err := s.db.WithContext(ctx).Where("expires_at <= ? OR last_seen_at <= ?", now, idleSince).Delete(&Session{}).Error; err != nil {
-		return fmt.Errorf("delete expired operator sessions: %w", err)
+func (s *Store) DeleteExpiredSessions(ctx context.Context, now, idleSince time.Time) (int64, error) {
+	res := s.db.WithContext(ctx).Where("expires_at <= ? OR last_seen_at <= ?", now, idleSince).Delete(&Session{})
+	if res.Error != nil {
+		return 0, fmt.Errorf("delete expired operator sessions: %w", res.Error)
 	}
-	return nil
+	return res.RowsAffected, nil
 }
 
 // AppendAudit adds one entry, through tx when the entry belongs to a write's transaction (nil:
