@@ -196,6 +196,12 @@ func TestSIGTERMLetsARequestInFlightFinishWhileNewConnectionsAreRefused(t *testi
 	_, err = fmt.Fprintf(conn, "POST /ah/api/v2/user/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body), body[:10])
 	require.NoError(t, err)
 
+	// A connection that never sends a request (a browser's preconnect, a load balancer's warm
+	// pool): it must not hold the drain to its deadline.
+	silent, err := net.Dial("tcp", cfg.Addr)
+	require.NoError(t, err)
+	defer silent.Close()
+
 	select {
 	case err := <-done:
 		t.Fatalf("serve ended before the signal: %v", err)
@@ -233,6 +239,11 @@ func TestSIGTERMLetsARequestInFlightFinishWhileNewConnectionsAreRefused(t *testi
 			require.NoError(t, err)
 			assert.Equal(t, http.StatusUnauthorized, res.StatusCode, string(b))
 			assert.Contains(t, string(b), "ClientError")
+		}},
+		{"a connection that sent nothing is closed, not waited for", func(t *testing.T) {
+			require.NoError(t, silent.SetReadDeadline(time.Now().Add(shutdownDrain)))
+			_, err := silent.Read(make([]byte, 1))
+			assert.ErrorIs(t, err, io.EOF, "the server closed it")
 		}},
 		{"serve then ends cleanly, well within the drain time", func(t *testing.T) {
 			select {

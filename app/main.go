@@ -53,6 +53,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -369,10 +370,16 @@ func serve(ctx context.Context, cfg Config, db *gorm.DB, log *slog.Logger) error
 			log.Warn("ledger reconcile for the metrics failed", "err", err)
 		})
 	}
+	tcp, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		stopJobs(app, log)
+		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+	}
+	ln := newDrainListener(tcp)
 	errc := make(chan error, 1)
 	go func() {
 		log.Info("canvass listening", "addr", cfg.Addr, "env", cfg.Env, "database", dialectName(cfg.DatabaseURL))
-		errc <- app.Fiber.Listen(cfg.Addr, fiber.ListenConfig{DisableStartupMessage: true})
+		errc <- app.Fiber.Listener(ln, fiber.ListenConfig{DisableStartupMessage: true})
 	}()
 	select {
 	case err := <-errc:
@@ -386,7 +393,10 @@ func serve(ctx context.Context, cfg Config, db *gorm.DB, log *slog.Logger) error
 	// Requests and jobs drain side by side, within the one deadline.
 	jobsDone := make(chan error, 1)
 	go func() { jobsDone <- app.Jobs.Stop(shutdownCtx) }()
+	drained := make(chan struct{})
+	go ln.closeSilentUntil(drained) // connections that never sent a request hold no work
 	err = app.Fiber.ShutdownWithContext(shutdownCtx)
+	close(drained)
 	if jerr := <-jobsDone; jerr != nil {
 		log.Warn("jobs still running at the end of the drain were cancelled (they run again later)", "err", jerr)
 	}
