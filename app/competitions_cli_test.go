@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/canvass/canvass/modules/campaigns"
 	"github.com/canvass/canvass/modules/competitions"
@@ -122,6 +123,52 @@ func TestOperatorsDrawTheDemoCompetitionEarlyAndVerifyIt(t *testing.T) {
 
 		_, err = e.competitionsCLI("show", "5b0b7e0e-0000-4000-8000-000000000000")
 		assert.ErrorIs(t, err, competitions.ErrNotFound)
+		e.reconciledLedger()
+	})
+}
+
+func TestTheAutomaticDrawJobDrawsADueCompetitionThatAsksForItOnceAndItVerifies(t *testing.T) {
+	eachDialect(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		c := e.member()
+		id := e.campaignID("demo", "Summer travel prize draw")
+		x := campaigns.CompetitionID(id)
+		c.completeCompetition(t, "/api/v1/demo/campaigns/"+id)
+		require.Equal(t, http.StatusOK, c.decide("/api/v1/demo/campaigns/"+id+"/enter-competition/"+x).StatusCode)
+		_, pid := e.demoParticipant()
+		spring := campaigns.CompetitionID(e.campaignID("northwind", "Spring prize draw"))
+
+		// The demo's draw asks for an automatic draw, and its date has come.
+		panel, err := e.app.Tenancy.PanelByKey(ctx, "demo")
+		require.NoError(t, err)
+		camp, err := e.app.Campaigns.Campaign(ctx, panel, id)
+		require.NoError(t, err)
+		def := camp.Definition
+		due := time.Now().UTC().Add(-time.Minute).Truncate(time.Second)
+		def.Competition.AutoDraw, def.Competition.DrawAt = true, &due
+		_, err = e.app.Campaigns.Import(ctx, panel, []*campaigns.Definition{&def})
+		require.NoError(t, err)
+
+		for i := range 2 {
+			drawn, err := e.app.Jobs.RunSweep(ctx, "competition_draws", time.Now().UTC())
+			require.NoError(t, err, "round %d", i+1)
+			assert.Equal(t, int64(1-i), drawn, "round %d: the first round draws it, the second finds it drawn", i+1)
+		}
+		var draws []competitions.DrawRecord
+		require.NoError(t, e.db.Order("competition_id").Find(&draws).Error)
+		require.Len(t, draws, 1, "one draw: Northwind's spring draw is not automatic")
+		assert.Equal(t, x, draws[0].CompetitionID)
+		assert.NotEqual(t, spring, draws[0].CompetitionID)
+		assert.Equal(t, competitions.AutoDrawOperator, draws[0].Operator)
+
+		out, err := e.competitionsCLI("show", x)
+		require.NoError(t, err)
+		assert.Contains(t, out, "by auto-draw: automatic draw at the draw date")
+		out, err = e.competitionsCLI("verify", x)
+		require.NoError(t, err)
+		assert.Contains(t, out, "  1  "+pid+"  "+pid+"  ok\n")
+		assert.Contains(t, out, "verified: the recorded seed and entrants give the recorded winners\n")
+		assert.Equal(t, "75.25", e.balanceOf(c), "the prize is credited once")
 		e.reconciledLedger()
 	})
 }

@@ -120,8 +120,9 @@ func TestThePeriodicCleanUpRemovesOnlyExpiredRows(t *testing.T) {
 			})
 		}
 		assert.Equal(t, map[string]time.Duration{
-			"sessions": sweepSessionsEvery, "account_tokens": sweepTokensEvery, "rate_limits": sweepRateLimitsEvery, "job_deliveries": sweepDeliveriesEvery,
-		}, e.app.Jobs.Sweeps(), "every clean-up is scheduled")
+			"sessions": sweepSessionsEvery, "operator_sessions": sweepSessionsEvery, "account_tokens": sweepTokensEvery,
+			"rate_limits": sweepRateLimitsEvery, "job_deliveries": sweepDeliveriesEvery, "competition_draws": drawCompetitionsEvery,
+		}, e.app.Jobs.Sweeps(), "every periodic job is scheduled")
 	})
 }
 

@@ -10,12 +10,14 @@ import (
 	"github.com/canvass/canvass/modules/jobs"
 	"github.com/canvass/canvass/modules/mailer"
 	"github.com/canvass/canvass/modules/metrics"
+	"github.com/canvass/canvass/modules/mobile"
 	"github.com/canvass/canvass/modules/ratelimit"
 	"github.com/canvass/canvass/modules/web"
 	"gorm.io/gorm"
 )
 
-// jobsSealPurpose keys the seal of queued mail (the reset links in river_job's args).
+// jobsSealPurpose keys the seal of queued mail and texts (the reset links and verification
+// codes in river_job's args). Its value predates the texts: changing it would strand queued mail.
 const jobsSealPurpose = "jobs-mail"
 
 // Sweep periods: how often each clean-up runs (by one process: River's leader inserts it).
@@ -24,6 +26,9 @@ const (
 	sweepTokensEvery     = time.Hour
 	sweepRateLimitsEvery = time.Hour
 	sweepDeliveriesEvery = 24 * time.Hour
+	// drawCompetitionsEvery is how often the competitions that ask for an automatic draw
+	// (auto_draw) are drawn once their draw date has come: at most this late.
+	drawCompetitionsEvery = 5 * time.Minute
 	// deliveriesKept is how long a sent-marker outlives its job (River keeps a completed job a
 	// day): an operator's retry of an old mail within it still sends nothing.
 	deliveriesKept = 30 * 24 * time.Hour
@@ -55,7 +60,17 @@ func newJobs(cfg Config, db *gorm.DB, log *slog.Logger, kit *web.Kit, mail maile
 	return q, nil
 }
 
-// sweepPeriodically registers the periodic clean-ups, and the queue's readiness check.
+// sendSMSAsJobs makes the queue send the mobile module's texts (its codes) through the SMS
+// provider, and tell the module what became of each.
+func sendSMSAsJobs(a *App, sender mobile.Sender) {
+	a.Jobs.HandleSMS(jobs.SMSHandler{
+		Send: sender.Send, Permanent: mobile.IsPermanent,
+		Wanted: a.Mobile.SMSWanted, Sent: a.Mobile.SMSSent, Failed: a.Mobile.SMSFailed,
+	})
+}
+
+// sweepPeriodically registers the periodic clean-ups and the automatic competition draws,
+// and the queue's readiness check.
 // Idempotency keys need none: each is a column of the record it made happen (a ledger entry's
 // natural key, a redemption's Idempotency-Key), kept as long as that record is.
 func sweepPeriodically(a *App, limiter *ratelimit.Limiter) {
@@ -66,5 +81,6 @@ func sweepPeriodically(a *App, limiter *ratelimit.Limiter) {
 	a.Jobs.Every("job_deliveries", sweepDeliveriesEvery, func(ctx context.Context, now time.Time) (int64, error) {
 		return a.Jobs.SweepDeliveries(ctx, now.Add(-deliveriesKept))
 	})
+	a.Jobs.Every("competition_draws", drawCompetitionsEvery, a.Competitions.DrawDue)
 	a.Home.AddCheck(a.Jobs.StuckCheck)
 }

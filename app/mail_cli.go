@@ -19,6 +19,9 @@ const mailUsage = "usage: canvass mail send --panel KEY [--origin https://panel.
 // mailSend is `canvass mail send --panel KEY FILE.yaml`: an operator's bulk mail (a newsletter,
 // survey invitations, a reminder) to every member of the panel subscribed to its kind, with the
 // one-click unsubscribe headers. The file is read and checked before the database is opened.
+// Each member's copy is queued as a mail job under an event key of the mail's content and the
+// member (accounts.BulkEvent), sent by the serving processes: the same file sent again (after a
+// crash half-way) queues only the members the first run did not, and mails nobody twice.
 //
 //	kind: newsletters                 # surveyInvitations, newsletters or reminders
 //	subject: {en: What's new, es: Novedades}
@@ -76,7 +79,8 @@ func prepareMailCommand(args []string) (*mailSend, error) {
 	return &mailSend{panelKey: *panelKey, origin: strings.TrimRight(*origin, "/"), mail: mail}, nil
 }
 
-// run sends the mail and says how many went, were skipped (unsubscribed) and failed.
+// run queues the mail and says how many copies were queued, were queued or sent by an earlier
+// run of the same mail, and were skipped (unsubscribed).
 func (ms *mailSend) run(ctx context.Context, app *App, cfg Config, out io.Writer) error {
 	panel, err := app.Tenancy.PanelByKey(ctx, ms.panelKey)
 	if err != nil {
@@ -92,11 +96,11 @@ func (ms *mailSend) run(ctx context.Context, app *App, cfg Config, out io.Writer
 	}
 	res, err := app.Accounts.SendBulkToPanel(ctx, panel, origin, ms.mail)
 	if err != nil {
-		return err
+		return fmt.Errorf("%w (%d queued so far: run the same command again to queue the rest, nobody gets it twice)", err, res.Queued)
 	}
-	fmt.Fprintf(out, "%s to %s: %d sent, %d skipped (unsubscribed), %d failed\n", ms.mail.Kind, panel.Key, res.Sent, res.Skipped, res.Failed)
-	if res.Failed > 0 {
-		return fmt.Errorf("%d mails failed (see the log)", res.Failed)
+	fmt.Fprintf(out, "%s to %s: %d queued, %d already queued or sent, %d skipped (unsubscribed)\n", ms.mail.Kind, panel.Key, res.Queued, res.Already, res.Skipped)
+	if res.Queued > 0 {
+		fmt.Fprintln(out, "canvass serve sends them (canvass jobs list shows their progress)")
 	}
 	return nil
 }

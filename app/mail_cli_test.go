@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -58,7 +59,7 @@ body:
 		var out bytes.Buffer
 		require.NoError(t, cmd.run(context.Background(), e.app, e.cfg, &out))
 
-		assert.Regexp(t, `^surveyInvitations to demo: \d+ sent, 1 skipped \(unsubscribed\), 0 failed\n$`, out.String())
+		assert.Regexp(t, `^surveyInvitations to demo: \d+ queued, 0 already queued or sent, 1 skipped \(unsubscribed\)\ncanvass serve sends them`, out.String())
 		mail := e.smtp.WaitFor(t, DemoEmail, 5*time.Second)
 		assert.Equal(t, "A new survey for you", mail.Subject)
 		panel, _ := e.demoParticipant()
@@ -68,6 +69,58 @@ body:
 		assert.Equal(t, "List-Unsubscribe=One-Click", mail.Header("List-Unsubscribe-Post"))
 		for _, m := range e.smtp.Messages() {
 			assert.NotContains(t, m.To, "quiet@demo.test")
+		}
+	})
+}
+
+func TestMailSendRunAgainAfterACrashMailsNobodyTwice(t *testing.T) {
+	eachDialect(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		file := writeCampaignTestFile(t, t.TempDir(), "news.yaml", "kind: newsletters\nsubject: {en: \"News of the month\"}\nbody: {en: New surveys are waiting.}\n")
+		cmd, err := prepareMailCommand([]string{"send", "--panel", "demo", file})
+		require.NoError(t, err)
+		panel, demoPID := e.demoParticipant()
+		var recipients int
+		require.NoError(t, e.db.Raw(`SELECT COUNT(*) FROM account_holders WHERE panel_id = ? AND status = 'active'`, panel.ID).Scan(&recipients).Error)
+		require.Greater(t, recipients, 1)
+		// The run that crashed had queued the demo member's copy, and it went.
+		require.NoError(t, e.app.Accounts.SendBulk(ctx, panel, "https://"+panel.Hosts[0], demoPID, cmd.mail))
+		e.drainJobs(t)
+
+		run := func() string {
+			var out bytes.Buffer
+			require.NoError(t, cmd.run(ctx, e.app, e.cfg, &out))
+			e.drainJobs(t)
+			return out.String()
+		}
+		for _, tc := range []struct {
+			name, want string
+			before     func()
+		}{
+			{name: "running it again queues everyone but the member the crashed run queued",
+				want: fmt.Sprintf("newsletters to demo: %d queued, 1 already queued or sent, 0 skipped", recipients-1)},
+			{name: "a third run while the jobs are kept queues nobody",
+				want: fmt.Sprintf("newsletters to demo: 0 queued, %d already queued or sent, 0 skipped", recipients)},
+			{name: "a run after the jobs are gone queues them again, and their sent-markers send nothing",
+				want:   fmt.Sprintf("newsletters to demo: %d queued, 0 already", recipients),
+				before: func() { require.NoError(t, e.db.Exec(`DELETE FROM river_job WHERE kind = 'mail'`).Error) }},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				if tc.before != nil {
+					tc.before()
+				}
+				assert.Contains(t, run(), tc.want)
+				got := map[string]int{}
+				for _, m := range e.smtp.Messages() {
+					if m.Subject == "News of the month" {
+						got[m.To[0]]++
+					}
+				}
+				assert.Len(t, got, recipients, "every member got the mail")
+				for to, n := range got {
+					assert.Equal(t, 1, n, "%s got it once", to)
+				}
+			})
 		}
 	})
 }

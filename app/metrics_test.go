@@ -110,7 +110,7 @@ func TestReadyzAnswers503WithTheReasonWhileThePoolIsExhausted(t *testing.T) {
 		t.Cleanup(func() { sqlDB.SetMaxOpenConns(8) })
 		now := time.Unix(1_700_000_000, 0)
 		watch := &metrics.PoolWatch{Stats: sqlDB.Stats, Threshold: metrics.PoolThreshold, Now: func() time.Time { return now }}
-		e.app.Home.AddCheck(watch.Check)
+		e.app.Home.AddQuickCheck(watch.Check)
 		ctx := context.Background()
 
 		// waiter queues one more request for a connection, and returns once it has queued.

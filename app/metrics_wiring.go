@@ -82,7 +82,7 @@ func watchDatabase(a *App, db *gorm.DB) error {
 	if err := a.Metrics.WatchLedger(ledgerTotals(a.Wallet)); err != nil {
 		return fmt.Errorf("metrics: %w", err)
 	}
-	a.Home.AddCheck(metrics.NewPoolWatch(sqlDB).Check)
+	a.Home.AddQuickCheck(metrics.NewPoolWatch(sqlDB).Check)
 	return nil
 }
 

@@ -55,7 +55,7 @@ func TestInChromiumAMemberVerifiesTheirMobileWithTheTextedCode(t *testing.T) {
 	fill(p, map[string]string{"#f-phone": "07700 900456"})
 	submit(p, "#mobile-send")
 	assert.Equal(t, "/settings/mobile", path(p))
-	assert.Contains(t, p.MustElement(".toasts .toast--success").MustText(), "We've texted you a code.")
+	assert.Contains(t, p.MustElement(".toasts .toast--success").MustText(), "Your code is on its way by text message.")
 	assert.Equal(t, "+447700900456", p.MustElement(".mobile-number").MustText())
 	assert.Equal(t, "pending", mobileAttr(p, ".mobile-state", "data-status"))
 

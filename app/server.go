@@ -164,7 +164,10 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	if err != nil {
 		return nil, err
 	}
-	a.Mobile = mobile.New(mobile.Deps{DB: db, Kit: kit, Log: log, Guard: a.Accounts, Limiter: limiter, Sender: countedSMS{next: sms, metrics: a.Metrics}})
+	// The codes' texts are jobs, queued with their codes and sent by the queue through the
+	// provider (counted in the metrics), which tells the module what became of each.
+	a.Mobile = mobile.New(mobile.Deps{DB: db, Kit: kit, Log: log, Guard: a.Accounts, Limiter: limiter, Outbox: a.Jobs})
+	sendSMSAsJobs(a, countedSMS{next: sms, metrics: a.Metrics})
 	// The settings calls: postcodes for the address, the ledger for closing and moving, the
 	// panels a member may move to; and every module's personal data erased on closing.
 	a.Accounts.SetMemberSettings(accounts.MemberSettings{

@@ -3,14 +3,19 @@ package accounts
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
 	"strings"
 
+	"github.com/canvass/canvass/migrations"
 	"github.com/canvass/canvass/modules/mailer"
 	"github.com/canvass/canvass/modules/web"
 	mailviews "github.com/canvass/canvass/views/mail"
+	"gorm.io/gorm"
 )
 
 // Bulk mail is every mail of a MailKind: it goes only to members subscribed to its kind, and
@@ -66,10 +71,29 @@ func (b BulkMail) in(lang string, panel *web.Panel) string {
 // a closed account); nothing was sent.
 var ErrUnsubscribed = errors.New("not subscribed to this kind of mail")
 
-// BulkResult counts a panel-wide send.
-type BulkResult struct{ Sent, Skipped, Failed int }
+// Key names the mail by its content (kind, subjects and bodies): the same file sent again has
+// the same key. With a recipient it is the event key of that recipient's copy (BulkEvent).
+func (b BulkMail) Key() string {
+	raw, _ := json.Marshal(struct {
+		Kind    MailKind
+		Subject map[string]string
+		Body    map[string]string
+	}{b.Kind, b.Subject, b.Body}) // maps marshal in key order: the same mail, the same bytes
+	sum := sha256.Sum256(raw)
+	return hex.EncodeToString(sum[:16])
+}
 
-// SendBulk mails one member a bulk mail, unless they unsubscribed from its kind
+// BulkEvent is the event key of one member's copy of a bulk mail: one mail goes out per key,
+// however often the mail is sent (a re-run of the same command after a crash).
+func BulkEvent(mail BulkMail, accountHolderID string) string {
+	return "bulk:" + mail.Key() + ":" + accountHolderID
+}
+
+// BulkResult counts a panel-wide send: mails queued, copies already queued or sent by an
+// earlier send of the same mail (not queued again), and members who unsubscribed.
+type BulkResult struct{ Queued, Already, Skipped int }
+
+// SendBulk queues a bulk mail for one member, unless they unsubscribed from its kind
 // (ErrUnsubscribed). origin is where the mail's links point (https://panel.example).
 func (m *Module) SendBulk(ctx context.Context, panel *web.Panel, origin, participantID string, mail BulkMail) error {
 	if err := mail.Check(); err != nil {
@@ -93,11 +117,16 @@ func (m *Module) SendBulk(ctx context.Context, panel *web.Panel, origin, partici
 	if ah.Status != StatusActive || !sub.receives(mail.Kind) {
 		return ErrUnsubscribed
 	}
-	return m.svc.sendBulk(ctx, panel, origin, ah, mail)
+	return migrations.InTx(ctx, m.svc.store.db, func(tx *gorm.DB) error {
+		_, err := m.svc.queueBulk(tx, panel, origin, ah, mail)
+		return err
+	})
 }
 
-// SendBulkToPanel mails every active member of the panel subscribed to the mail's kind, a page
-// of members at a time. A member whose mail fails is counted and logged; the others still get it.
+// SendBulkToPanel queues the mail for every active member of the panel subscribed to its kind,
+// a page of members (one transaction) at a time; the job queue sends each copy, retried, once
+// per member (BulkEvent). Sent again, the same mail queues nobody twice: a run that stopped
+// half-way (a crash) is finished by running it again.
 func (m *Module) SendBulkToPanel(ctx context.Context, panel *web.Panel, origin string, mail BulkMail) (BulkResult, error) {
 	var res BulkResult
 	if err := mail.Check(); err != nil {
@@ -117,21 +146,46 @@ func (m *Module) SendBulkToPanel(ctx context.Context, panel *web.Panel, origin s
 		if len(page) == 0 {
 			return res, nil
 		}
-		for i := range page {
-			ah := &page[i]
-			if err := m.svc.sendBulk(ctx, panel, origin, ah, mail); err != nil {
-				res.Failed++
-				m.svc.log.Warn("bulk mail not sent", "panel", panel.Key, "kind", mail.Kind, "account_holder", ah.ID, "err", err)
-				continue
+		var queued, already int
+		err = migrations.InTx(ctx, m.svc.store.db, func(tx *gorm.DB) error {
+			queued, already = 0, 0
+			for i := range page {
+				ok, err := m.svc.queueBulk(tx, panel, origin, &page[i], mail)
+				if err != nil {
+					return fmt.Errorf("queue bulk mail for %s: %w", page[i].ID, err)
+				}
+				if ok {
+					queued++
+				} else {
+					already++
+				}
 			}
-			res.Sent++
+			return nil
+		})
+		if err != nil {
+			return res, err
 		}
+		res.Queued, res.Already = res.Queued+queued, res.Already+already
 		after = page[len(page)-1].ID
 	}
 }
 
-// sendBulk renders and sends one bulk mail with its unsubscribe headers and link.
-func (s *Service) sendBulk(ctx context.Context, panel *web.Panel, origin string, ah *AccountHolder, mail BulkMail) error {
+// queueBulk queues one member's copy in tx under its event key; false when a copy for the key
+// is queued or sent already.
+func (s *Service) queueBulk(tx *gorm.DB, panel *web.Panel, origin string, ah *AccountHolder, mail BulkMail) (bool, error) {
+	msg, err := s.bulkMessage(tx.Statement.Context, panel, origin, ah, mail)
+	if err != nil {
+		return false, err
+	}
+	event := BulkEvent(mail, ah.ID)
+	if once, ok := s.mails.outbox.(mailer.OnceOutbox); ok {
+		return once.QueueOnce(tx, event, msg)
+	}
+	return true, s.mails.outbox.Queue(tx, event, msg)
+}
+
+// bulkMessage renders one member's copy of a bulk mail with its unsubscribe headers and link.
+func (s *Service) bulkMessage(ctx context.Context, panel *web.Panel, origin string, ah *AccountHolder, mail BulkMail) (mailer.Message, error) {
 	lang := mail.in(ah.LanguageCode, panel)
 	app := panel.WebAppName
 	if app == "" {
@@ -153,7 +207,7 @@ func (s *Service) sendBulk(ctx context.Context, panel *web.Panel, origin string,
 	}
 	var html bytes.Buffer
 	if err := mailviews.Bulk(props).Render(ctx, &html); err != nil {
-		return err
+		return mailer.Message{}, err
 	}
 	text := strings.Join([]string{greeting, "", strings.Join(props.Paragraphs, "\n\n"), "", "--", props.Why, props.Unsubscribe + ": " + page}, "\n")
 	unsubscribe := "<" + oneClick + ">"
@@ -161,14 +215,14 @@ func (s *Service) sendBulk(ctx context.Context, panel *web.Panel, origin string,
 		q := url.Values{"subject": {"unsubscribe " + panel.ID + " " + ah.ID + " " + s.UnsubscribeHash(panel.ID, ah.ID) + " " + string(mail.Kind)}}
 		unsubscribe += ", <mailto:" + s.unsubscribeMailto + "?" + strings.ReplaceAll(q.Encode(), "+", "%20") + ">"
 	}
-	return s.mail.Send(ctx, mailer.Message{
+	return mailer.Message{
 		To: ah.Email, ToName: strings.TrimSpace(ah.FirstName + " " + ah.LastName), FromName: app, Subject: props.Title,
 		Text: text, HTML: html.String(), Lang: lang,
 		Headers: []mailer.Header{
 			{Name: "List-Unsubscribe", Value: unsubscribe},
 			{Name: "List-Unsubscribe-Post", Value: "List-Unsubscribe=One-Click"},
 		},
-	})
+	}, nil
 }
 
 // paragraphs splits a plain text at its blank lines.

@@ -132,6 +132,9 @@ func checkDefinition(def *Definition) []defIssue {
 		if comp.PrizeAmount != "" {
 			c.money("/competition/prize_amount", comp.PrizeAmount)
 		}
+		if comp.AutoDraw && comp.DrawAt == nil {
+			c.addf("/competition/auto_draw", "an automatic draw needs a draw_at to draw at")
+		}
 	}
 	if def.ThankYou.Kind == ThankYouCompetitionInvitation && !isCompetition {
 		c.addf("/thank_you/kind", "a competition_invitation thank-you needs a competition")

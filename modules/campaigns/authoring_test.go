@@ -127,7 +127,7 @@ estimated_minutes: 10
 priority: 5
 opens_at: 2025-03-01T09:00:00Z
 closes_at: 2025-06-01T09:00:00Z
-competition: {prize: A trip, prize_amount: "500", winners: 2, draw_at: 2025-06-02T09:00:00Z}
+competition: {prize: A trip, prize_amount: "500", winners: 2, draw_at: 2025-06-02T09:00:00Z, auto_draw: true}
 footer_links: [{text: Terms, url: "https://example.com/terms"}]
 thank_you: {kind: competition_invitation, title: Thanks, redirect_url: /feed, open_in_new_tab: true}
 targeting:
@@ -187,6 +187,7 @@ questions:
 	assert.Equal(t, 5, def.Priority)
 	require.NotNil(t, def.Competition)
 	assert.Equal(t, 2, def.Competition.Winners)
+	assert.True(t, def.Competition.AutoDraw, "the competition asks to be drawn automatically")
 	assert.Equal(t, ThankYouCompetitionInvitation, def.ThankYou.Kind)
 	assert.Equal(t, []string{"en", "es"}, def.Targeting.Languages)
 	assert.Equal(t, []Condition{{Field: "metadata.country", Op: OpIn, Values: []any{"GB", "IE"}}}, def.Targeting.Profile)
@@ -339,6 +340,10 @@ func TestParseFileNamesFileLineAndPathOfEverySemanticProblem(t *testing.T) {
 			"/competition", "type competition needs a competition block"},
 		{"a competition needs a prize", campHeader + "competition: {prize: \"\", winners: 1} #<\n" + campRadioQ1,
 			"/competition/prize", "a competition needs a prize"},
+		{"an automatic draw needs a draw date", campHeader + "competition: {prize: A mug, winners: 1, auto_draw: true} #<\n" + campRadioQ1,
+			"/competition/auto_draw", "an automatic draw needs a draw_at to draw at"},
+		{"an automatic draw is true or false", campHeader + "competition: {prize: A mug, winners: 1, auto_draw: \"yes\"} #<\n" + campRadioQ1,
+			"/competition/auto_draw", "must be true or false, got a string"},
 		{"a welcome campaign is not a competition", campHeader + "is_welcome: true #<\ncompetition: {prize: A mug, winners: 1}\n" + campRadioQ1,
 			"/is_welcome", "a welcome campaign cannot be a competition"},
 		{"an onboarding campaign is no welcome campaign", campHeader + "onboarding: true #<\nis_welcome: true\n" + campRadioQ1,

@@ -21,6 +21,7 @@ type CompetitionInfo struct {
 	Currency   string
 	Winners    int
 	DrawAt     *time.Time
+	AutoDraw   bool // drawn by the service at DrawAt (competitions' periodic job), not by an operator
 }
 
 // competitionSpace names competition uuids: one per campaign, derived, so that a campaign
@@ -42,6 +43,7 @@ func competitionInfo(c *Campaign) (*CompetitionInfo, error) {
 		Name: c.Names.In(c.DefaultLanguage, c.DefaultLanguage), Prize: comp.Prize.In(c.DefaultLanguage, c.DefaultLanguage),
 		Prizes:   comp.Prize,
 		Currency: c.CurrencyCode, Winners: comp.Winners, DrawAt: comp.DrawAt,
+		AutoDraw: comp.AutoDraw,
 	}
 	if comp.PrizeAmount != "" {
 		minor, err := web.ParseMoney(comp.PrizeAmount, c.CurrencyCode)

@@ -49,6 +49,9 @@ type Competition struct {
 	Winners     int        `json:"winners"`
 	DrawAt      *time.Time `json:"draw_at,omitempty"`
 	Terms       Text       `json:"terms,omitempty"`
+	// AutoDraw: the competition is drawn by the service at DrawAt (a periodic job), not by an
+	// operator's command. Off by default.
+	AutoDraw bool `json:"auto_draw,omitempty"`
 }
 
 // FooterLink is one of the survey footer's links; kept only with text and url (spec section 2).

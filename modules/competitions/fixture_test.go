@@ -98,9 +98,15 @@ func (f *fixture) fund(panel *web.Panel, pid string, amount int64) {
 // competition as the campaigns module describes it.
 func (f *fixture) competition(panel *web.Panel, prizeMinor int64, winners int, drawAt *time.Time) campaigns.CompetitionInfo {
 	f.t.Helper()
+	return f.competitionDrawn(panel, prizeMinor, winners, drawAt, false)
+}
+
+// competitionDrawn is competition, drawn automatically at drawAt when auto (auto_draw).
+func (f *fixture) competitionDrawn(panel *web.Panel, prizeMinor int64, winners int, drawAt *time.Time, auto bool) campaigns.CompetitionInfo {
+	f.t.Helper()
 	def := campaignseed.Definition("Prize draw", func(d *campaigns.Definition) {
 		d.Type, d.Reward, d.EstimatedMinutes = campaigns.TypeCompetition, "0.25", 1
-		d.Competition = &campaigns.Competition{Prize: campaigns.Text{"en": "a $50 gift card", "es": "una tarjeta regalo de 50 $"}, Winners: winners, DrawAt: drawAt}
+		d.Competition = &campaigns.Competition{Prize: campaigns.Text{"en": "a $50 gift card", "es": "una tarjeta regalo de 50 $"}, Winners: winners, DrawAt: drawAt, AutoDraw: auto}
 		d.ThankYou = campaigns.ThankYou{Kind: campaigns.ThankYouCompetitionInvitation}
 	})
 	if prizeMinor > 0 {

@@ -30,16 +30,24 @@ type Module struct {
 	feed fiber.Handler
 	// visitorRoot, when set by onboarding, may send a visitor at the root to /onboarding.
 	visitorRoot fiber.Handler
-	// checks are /readyz's conditions besides the ping (the database pool; the job queue).
-	checks []Check
+	// quick are /readyz's conditions that read only the process's memory (the database pool),
+	// looked at first; checks those that ask the database (the job queue), within the ping's
+	// time limit.
+	quick, checks []Check
 }
 
 // Check is one readiness condition: "" while it holds, else the reason /readyz answers with
 // (a short operator's sentence, never a secret).
 type Check func(ctx context.Context) string
 
-// AddCheck adds a readiness condition, looked at before the database is pinged.
+// AddCheck adds a readiness condition that asks the database, looked at before the ping and
+// within its time limit.
 func (m *Module) AddCheck(c Check) { m.checks = append(m.checks, c) }
+
+// AddQuickCheck adds a readiness condition that reads only memory (the pool's statistics): it
+// is looked at before anything that needs a connection, which an exhausted pool would keep
+// waiting.
+func (m *Module) AddQuickCheck(c Check) { m.quick = append(m.quick, c) }
 
 // pingTimeout bounds the database ping of /readyz: a probe waiting longer is answered "no".
 const pingTimeout = 5 * time.Second
@@ -55,14 +63,19 @@ func New(kit *web.Kit, guard Guard, ping func(ctx context.Context) error, log *s
 func (m *Module) Health(r fiber.Router) {
 	r.Get("/healthz", func(c fiber.Ctx) error { return c.SendString("ok") })
 	r.Get("/readyz", func(c fiber.Ctx) error {
-		// The checks first: an exhausted pool would keep the ping itself waiting.
-		for _, check := range m.checks {
+		// The quick checks first: an exhausted pool would keep the others and the ping waiting.
+		for _, check := range m.quick {
 			if reason := check(c.Context()); reason != "" {
 				return c.Status(fiber.StatusServiceUnavailable).SendString(reason)
 			}
 		}
 		ctx, cancel := context.WithTimeout(c.Context(), pingTimeout)
 		defer cancel()
+		for _, check := range m.checks {
+			if reason := check(ctx); reason != "" {
+				return c.Status(fiber.StatusServiceUnavailable).SendString(reason)
+			}
+		}
 		if err := m.ping(ctx); err != nil {
 			return c.Status(fiber.StatusServiceUnavailable).SendString("database unavailable")
 		}

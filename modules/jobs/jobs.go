@@ -3,8 +3,9 @@
 // database/sql driver over the app's pgx pool, with a pgx pool of its own only to LISTEN), so
 // a job is inserted in the very *sql.Tx of the GORM transaction that causes it.
 //
-// What runs here: mail (Queue, the mailer.Outbox of a running server), retried with backoff
-// and sent once per event; and the periodic work other modules register with Every (expired
+// What runs here: mail (Queue, the mailer.Outbox of a running server) and text messages
+// (QueueSMS, the mobile module's outbox), retried with backoff and sent once per event; and
+// the periodic work other modules register with Every (expired
 // sessions and tokens, spent login counters, due competition draws), which River's leader
 // inserts once per period across every process. Operators list, retry and cancel jobs (the
 // `canvass jobs` commands); the metrics count them; /readyz reports a queue nobody works.
@@ -105,6 +106,7 @@ type Queue struct {
 	observe  func(Finished)
 
 	mu      sync.Mutex
+	sms     *SMSHandler // how texts go (HandleSMS)
 	sweeps  map[string]Sweep
 	started bool
 	stopSub func()
@@ -130,6 +132,7 @@ func New(d Deps) (*Queue, error) {
 	}
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &mailWorker{q: q})
+	river.AddWorker(workers, &smsWorker{q: q})
 	river.AddWorker(workers, &sweepWorker{q: q})
 	var driver riverdriver.Driver[*sql.Tx]
 	if q.postgres {

@@ -41,29 +41,37 @@ func sealedFor(event string) string { return "jobs:mail:" + event }
 // Queue inserts the mail job in tx, the caller's GORM transaction: committed with the change
 // that causes it, or not at all. It is the mailer.Outbox of a running server.
 func (q *Queue) Queue(tx *gorm.DB, event string, m mailer.Message) error {
+	_, err := q.QueueOnce(tx, event, m)
+	return err
+}
+
+// QueueOnce is Queue, and tells whether the job was inserted: false when a job for the event
+// lives already (River keeps a completed one a day). A job inserted after that finds the
+// event's sent-marker, if the mail went, and sends nothing.
+func (q *Queue) QueueOnce(tx *gorm.DB, event string, m mailer.Message) (bool, error) {
 	if event == "" {
-		return errors.New("jobs: a mail needs its event's key")
+		return false, errors.New("jobs: a mail needs its event's key")
 	}
 	stx, err := sqlTx(tx)
 	if err != nil {
-		return err
+		return false, err
 	}
 	body, err := json.Marshal(m)
 	if err != nil {
-		return err
+		return false, err
 	}
 	sealed, err := q.sealer.Seal(body, sealedFor(event))
 	if err != nil {
-		return err
+		return false, err
 	}
-	_, err = q.client.InsertTx(tx.Statement.Context, stx, MailArgs{Event: event, Sealed: sealed}, nil)
+	res, err := q.client.InsertTx(tx.Statement.Context, stx, MailArgs{Event: event, Sealed: sealed}, nil)
 	if err != nil {
-		return fmt.Errorf("jobs: queue mail %s: %w", event, err)
+		return false, fmt.Errorf("jobs: queue mail %s: %w", event, err)
 	}
-	return nil
+	return !res.UniqueSkippedAsDuplicate, nil
 }
 
-var _ mailer.Outbox = (*Queue)(nil)
+var _ mailer.OnceOutbox = (*Queue)(nil)
 
 type mailWorker struct {
 	river.WorkerDefaults[MailArgs]

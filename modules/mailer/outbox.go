@@ -12,6 +12,13 @@ type Outbox interface {
 	Queue(tx *gorm.DB, key string, m Message) error
 }
 
+// OnceOutbox is an Outbox that also tells whether it queued the message, or skipped it because
+// a message for the same key is queued or sent already (a re-run of the same bulk send).
+type OnceOutbox interface {
+	Outbox
+	QueueOnce(tx *gorm.DB, key string, m Message) (queued bool, err error)
+}
+
 // SendNow is the Outbox of modules' own tests and of tools without a job queue: it sends at
 // once, inside the transaction, so a mail can go for a change that then rolls back.
 type SendNow struct{ Sender Sender }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"gorm.io/gorm"
 )
 
 func TestTheMembersOwnVerifiedNumberAnswersUserAlreadyVerified(t *testing.T) {
@@ -73,7 +74,7 @@ func TestTheDatabaseKeepsANumberToOneMemberOfAPanel(t *testing.T) {
 		require.True(t, ok)
 		// Verify's own check cannot see a rival's uncommitted row; the unique index can.
 		code := &Code{ID: "c-second", ParticipantID: second, Phone: n.E164, CodeHash: "x", CreatedAt: f.clock, ExpiresAt: f.clock.Add(time.Minute)}
-		require.NoError(t, f.svc.store.NewCode(f.ctx, code))
+		require.NoError(t, f.svc.store.NewCode(f.ctx, code, func(*gorm.DB) error { return nil }))
 		require.NoError(t, f.db.Model(&Phone{}).Where("participant_id = ?", first).Update("verified_number", nil).Error)
 		require.NoError(t, f.svc.store.Verify(f.ctx, f.acme.ID, code, maxAttempts, f.clock))
 		err = f.db.Model(&Phone{}).Where("participant_id = ?", first).Update("verified_number", n.E164).Error

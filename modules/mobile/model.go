@@ -53,12 +53,20 @@ type Code struct {
 	CodeHash      string
 	Attempts      int
 	ProviderID    string // the SMS provider's message id
+	SMSStatus     string `gorm:"column:sms_status"` // SMSQueued, SMSSent or SMSFailed: what became of its text
 	CreatedAt     time.Time
 	ExpiresAt     time.Time
 	UsedAt        *time.Time
 }
 
 func (Code) TableName() string { return "mobile_codes" }
+
+// What became of a code's text message (Code.SMSStatus), set by the job that sends it.
+const (
+	SMSQueued = "queued" // stored with its job; not sent yet
+	SMSSent   = "sent"   // the SMS provider took it
+	SMSFailed = "failed" // it will never go: the member is told and may ask again
+)
 
 // Models lists the module's tables for the schema check.
 func Models() []any { return []any{&Settings{}, &Phone{}, &Code{}} }

@@ -29,7 +29,13 @@ type Deps struct {
 	Log     *slog.Logger
 	Guard   Guard
 	Limiter *ratelimit.Limiter
-	// Sender delivers the codes (NewSender builds one from CANVASS_SMS_URL).
+	// Outbox queues each code's text in the transaction that stores the code (the job
+	// queue, which sends it through the SMS provider and reports back through SMSSent and
+	// SMSFailed). Nil: Sender sends it at once, inside that transaction (the module's tests,
+	// tools without a queue).
+	Outbox Outbox
+	// Sender delivers the codes when there is no Outbox (NewSender builds one from
+	// CANVASS_SMS_URL).
 	Sender Sender
 }
 
@@ -41,15 +47,20 @@ type Module struct {
 
 // New builds the module. The codes' HMAC key is derived from the app secret by the kit.
 func New(d Deps) *Module {
-	if d.Kit == nil || d.Sender == nil || d.Limiter == nil || d.DB == nil {
-		panic("mobile: Deps.DB, Kit, Limiter and Sender are required")
+	if d.Kit == nil || (d.Sender == nil && d.Outbox == nil) || d.Limiter == nil || d.DB == nil {
+		panic("mobile: Deps.DB, Kit, Limiter and Outbox or Sender are required")
 	}
 	log := d.Log
 	if log == nil {
 		log = slog.Default()
 	}
+	store := NewStore(d.DB)
+	outbox := d.Outbox
+	if outbox == nil {
+		outbox = sendNow{sender: d.Sender, store: store}
+	}
 	svc := &Service{
-		store: NewStore(d.DB), limiter: d.Limiter, sender: d.Sender, key: d.Kit.Secret("mobile-sms-code"),
+		store: store, limiter: d.Limiter, outbox: outbox, key: d.Kit.Secret("mobile-sms-code"),
 		limits: DefaultLimits, log: log, now: time.Now,
 		message: func(lang, app, code string) string {
 			return d.Kit.Locales.Translate(lang, "mobile.sms_body", map[string]any{"App": app, "Code": code}, nil)

@@ -24,6 +24,8 @@ func (m *Module) props(c fiber.Ctx, numberForm, codeForm view.Form) (view.PagePr
 		Number: s.MobileNumber, Status: s.VerificationStatus, Eligibility: s.Eligibility,
 		CodeCard:     s.VerificationStatus == StatusPending || s.Eligibility == Reverify,
 		CodeLive:     s.CodeExpiresAt != nil,
+		CodeQueued:   s.CodeQueued,
+		SMSFailed:    s.SMSFailed,
 		ResendAction: pagePath + "/resend",
 		NumberForm:   numberForm, CodeForm: codeForm,
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/canvass/canvass/modules/web"
 	"github.com/gofiber/fiber/v3"
 	"github.com/google/uuid"
+	"gorm.io/gorm"
 )
 
 const (
@@ -42,7 +43,7 @@ var DefaultLimits = Limits{PerPhone10Min: 3, PerPhoneDay: 10, PerMemberHour: 5}
 type Service struct {
 	store   *Store
 	limiter *ratelimit.Limiter
-	sender  Sender
+	outbox  Outbox
 	key     []byte // HMAC key of the stored codes
 	limits  Limits
 	log     *slog.Logger
@@ -62,7 +63,12 @@ type Status struct {
 	// RedeemFrom is when the cooling-off ends (Eligibility VerifiedTooRecently).
 	RedeemFrom *time.Time
 	// CodeExpiresAt is set while a code sent to MobileNumber can still be entered.
-	CodeExpiresAt  *time.Time
+	CodeExpiresAt *time.Time
+	// CodeQueued: that code's text is on its way (its job has not sent it yet).
+	CodeQueued bool
+	// SMSFailed: the last code's text to MobileNumber could not be sent; the member may ask
+	// for a new code.
+	SMSFailed      bool
 	DefaultCountry string
 }
 
@@ -151,8 +157,12 @@ func (s *Service) Status(ctx context.Context, panel *web.Panel, participantID st
 		if err != nil {
 			return Status{}, err
 		}
-		if c != nil && c.UsedAt == nil && c.Attempts < maxAttempts && now.Before(c.ExpiresAt) {
+		switch {
+		case c != nil && c.UsedAt == nil && c.SMSStatus == SMSFailed:
+			out.SMSFailed = true
+		case c != nil && c.UsedAt == nil && c.Attempts < maxAttempts && now.Before(c.ExpiresAt):
 			out.CodeExpiresAt = utc(&c.ExpiresAt)
+			out.CodeQueued = c.SMSStatus == SMSQueued
 		}
 	}
 	return out, nil
@@ -246,26 +256,23 @@ func (s *Service) send(ctx context.Context, panel *web.Panel, st Settings, p *Ph
 	if err != nil {
 		return Sent{}, err
 	}
-	c := &Code{ID: uuid.NewString(), ParticipantID: p.ParticipantID, Phone: phone, CreatedAt: now, ExpiresAt: now.Add(codeTTL)}
+	c := &Code{ID: uuid.NewString(), ParticipantID: p.ParticipantID, Phone: phone, SMSStatus: SMSQueued, CreatedAt: now, ExpiresAt: now.Add(codeTTL)}
 	c.CodeHash = s.hash(c.ID, phone, code)
-	// Stored before it is sent, so a member who types fast finds it.
-	if err := s.store.NewCode(ctx, c); err != nil {
-		return Sent{}, err
-	}
-	id, err := s.sender.Send(ctx, phone, s.message(lang, appName(panel), code))
+	// The code and its text's job in one transaction: no text without its code, and no code
+	// whose text is lost. A member who types fast finds the code stored.
+	err = s.store.NewCode(ctx, c, func(tx *gorm.DB) error {
+		return s.outbox.QueueSMS(tx, CodeEvent(c.ID), phone, s.message(lang, appName(panel), code), c.ExpiresAt)
+	})
 	if err != nil {
-		if derr := s.store.DeleteCode(context.WithoutCancel(ctx), c.ID); derr != nil {
-			s.log.Warn("mobile: forget unsent code", "err", derr)
-		}
+		// Only an outbox that sends at once (no job queue) reports the provider's refusal here.
 		if errors.Is(err, ErrUndeliverable) {
 			return Sent{}, web.Invalid("phone", "error.mobile_sms_undeliverable", nil).WithCode("sms_undeliverable")
 		}
-		return Sent{}, &web.Error{Status: fiber.StatusServiceUnavailable, ID: "error.mobile_sms_failed", Err: fmt.Errorf("send code to %s: %w", phone, err)}
-	}
-	if id != "" {
-		if err := s.store.SetProviderID(ctx, c.ID, id); err != nil {
-			s.log.Warn("mobile: record sms id", "err", err)
+		var sendErr *sendError
+		if errors.As(err, &sendErr) {
+			return Sent{}, &web.Error{Status: fiber.StatusServiceUnavailable, ID: "error.mobile_sms_failed", Err: fmt.Errorf("send code to %s: %w", phone, err)}
 		}
+		return Sent{}, err
 	}
 	return Sent{MobileNumber: phone, ExpiresAt: c.ExpiresAt}, nil
 }

@@ -82,8 +82,9 @@ func (s *Store) VerifiedBy(ctx context.Context, panelID, phone string) (string, 
 }
 
 // NewCode stores a code for a member's number: the number's unused codes go (a new code
-// replaces them), and so do the member's codes older than a day.
-func (s *Store) NewCode(ctx context.Context, code *Code) error {
+// replaces them), and so do the member's codes older than a day. queue, run in the same
+// transaction, queues the code's text.
+func (s *Store) NewCode(ctx context.Context, code *Code, queue func(tx *gorm.DB) error) error {
 	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := tx.Where("participant_id = ? AND ((phone = ? AND used_at IS NULL) OR created_at < ?)", code.ParticipantID, code.Phone, code.CreatedAt.Add(-24*time.Hour)).
 			Delete(&Code{}).Error; err != nil {
@@ -92,24 +93,34 @@ func (s *Store) NewCode(ctx context.Context, code *Code) error {
 		if err := tx.Create(code).Error; err != nil {
 			return fmt.Errorf("store code for %s: %w", code.ParticipantID, err)
 		}
-		return nil
+		return queue(tx)
 	})
 }
 
-// SetProviderID records the SMS provider's message id of a code.
-func (s *Store) SetProviderID(ctx context.Context, id, providerID string) error {
-	if err := s.db.WithContext(ctx).Model(&Code{}).Where("id = ?", id).Update("provider_id", providerID).Error; err != nil {
-		return fmt.Errorf("code %s provider id: %w", id, err)
+// SMSSent records, in tx, that a code's text went, with the provider's message id.
+func (s *Store) SMSSent(tx *gorm.DB, id, providerID string) error {
+	if err := tx.Model(&Code{}).Where("id = ?", id).Updates(map[string]any{"sms_status": SMSSent, "provider_id": providerID}).Error; err != nil {
+		return fmt.Errorf("code %s sent: %w", id, err)
 	}
 	return nil
 }
 
-// DeleteCode forgets a code (its SMS could not be sent).
-func (s *Store) DeleteCode(ctx context.Context, id string) error {
-	if err := s.db.WithContext(ctx).Where("id = ?", id).Delete(&Code{}).Error; err != nil {
-		return fmt.Errorf("delete code %s: %w", id, err)
+// SMSFailed records that a code's text will never go (unless it went meanwhile).
+func (s *Store) SMSFailed(ctx context.Context, id string) error {
+	if err := s.db.WithContext(ctx).Model(&Code{}).Where("id = ? AND sms_status <> ?", id, SMSSent).Update("sms_status", SMSFailed).Error; err != nil {
+		return fmt.Errorf("code %s not sent: %w", id, err)
 	}
 	return nil
+}
+
+// SMSWanted tells whether a code's text should still go: the code is stored (not replaced by
+// a newer one) and unused.
+func (s *Store) SMSWanted(ctx context.Context, id string) (bool, error) {
+	var n int64
+	if err := s.db.WithContext(ctx).Model(&Code{}).Where("id = ? AND used_at IS NULL", id).Count(&n).Error; err != nil {
+		return false, fmt.Errorf("code %s: %w", id, err)
+	}
+	return n == 1, nil
 }
 
 // CurrentCode is the code a member's number is checked against: the unused one (there is
