@@ -185,16 +185,7 @@ func TestAMailJobRunTwiceSendsOneMail(t *testing.T) {
 		// An operator runs the completed job again: it finds its sent-marker.
 		_, err = q.Retry(context.Background(), first.ID)
 		require.NoError(t, err)
-		deadline := time.Now().Add(20 * time.Second)
-		for {
-			list, err := q.List(context.Background(), "", 1)
-			require.NoError(t, err)
-			if list[0].State == "completed" && list[0].Attempt > first.Attempt {
-				break
-			}
-			require.True(t, time.Now().Before(deadline), "the retried job completes")
-			time.Sleep(10 * time.Millisecond)
-		}
+		waitRetried(t, q, first.Attempt)
 		assert.Len(t, smtp.Messages(), 1, "one mail for the event, though its job ran twice")
 	})
 }
@@ -211,4 +202,20 @@ func TestACancelledJobNeverRuns(t *testing.T) {
 		assert.Equal(t, "cancelled", j.State)
 		assert.Empty(t, smtp.Messages())
 	})
+}
+
+// waitRetried waits until the newest job has completed again after an operator's retry (an
+// attempt past the one it had).
+func waitRetried(t *testing.T, q *jobs.Queue, attempt int) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		list, err := q.List(context.Background(), "", 1)
+		require.NoError(t, err)
+		if list[0].State == "completed" && list[0].Attempt > attempt {
+			return
+		}
+		require.True(t, time.Now().Before(deadline), "the retried job completes")
+		time.Sleep(10 * time.Millisecond)
+	}
 }

@@ -151,16 +151,7 @@ func TestATextJobRunTwiceSendsOneText(t *testing.T) {
 
 		_, err = q.Retry(context.Background(), first.ID)
 		require.NoError(t, err)
-		deadline := time.Now().Add(20 * time.Second)
-		for {
-			list, err := q.List(context.Background(), "", 1)
-			require.NoError(t, err)
-			if list[0].State == "completed" && list[0].Attempt > first.Attempt {
-				break
-			}
-			require.True(t, time.Now().Before(deadline), "the retried job completes")
-			time.Sleep(10 * time.Millisecond)
-		}
+		waitRetried(t, q, first.Attempt)
 		assert.Len(t, x.sms.Messages(), 1, "one text for the event, though its job ran twice")
 	})
 }
