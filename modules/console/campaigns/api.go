@@ -156,6 +156,14 @@ func readDocument(c fiber.Ctx) (documentBody, string, error) {
 }
 
 // invalidDocument is the API's 422 for a refused document: every problem with its line.
+// apiError answers a refused document as a 422 with its problems, anything else as it is.
+func apiError(err error) error {
+	if probs := problemsOf(err); probs != nil {
+		return invalidDocument(probs)
+	}
+	return err
+}
+
 func invalidDocument(probs *campaigns.Problems) *web.Error {
 	e := &web.Error{Status: fiber.StatusUnprocessableEntity, ID: "console.campaigns.invalid_document",
 		Data: map[string]any{"Count": len(probs.List)}, Body: map[string]any{"problems": problemsJSON(probs)}}
@@ -194,11 +202,8 @@ func (p *Part) apiSave(c fiber.Ctx, a console.PanelAccess, rule campaigns.Docume
 		return err
 	}
 	saved, err := p.d.Catalogue.SaveDocument(c.Context(), panel, name, []byte(body.Source), rule)
-	if probs := problemsOf(err); probs != nil {
-		return invalidDocument(probs)
-	}
 	if err != nil {
-		return err
+		return apiError(err)
 	}
 	if err := p.audit(c, a, action, saved); err != nil {
 		return err
@@ -241,11 +246,8 @@ func (p *Part) apiOpen(open bool) func(c fiber.Ctx, a console.PanelAccess) error
 			return err
 		}
 		saved, err := p.d.Catalogue.SetOpen(c.Context(), panel, c.Params("id"), open)
-		if probs := problemsOf(err); probs != nil {
-			return invalidDocument(probs)
-		}
 		if err != nil {
-			return err
+			return apiError(err)
 		}
 		action := "campaign.open"
 		if !open {
@@ -278,11 +280,8 @@ func (p *Part) apiDuplicate(c fiber.Ctx, a console.PanelAccess) error {
 		key = uuid.NewString()
 	}
 	saved, err := p.duplicate(c, a, key)
-	if probs := problemsOf(err); probs != nil {
-		return invalidDocument(probs)
-	}
 	if err != nil {
-		return err
+		return apiError(err)
 	}
 	panel, err := p.panel(c, a)
 	if err != nil {
@@ -318,11 +317,8 @@ func (p *Part) apiSetQuota(c fiber.Ctx, a console.PanelAccess) error {
 	}
 	quotaID := c.Params("quota")
 	saved, err := p.setQuota(c, a, quotaID, *body.Limit)
-	if probs := problemsOf(err); probs != nil {
-		return invalidDocument(probs)
-	}
 	if err != nil {
-		return err
+		return apiError(err)
 	}
 	panel, err := p.panel(c, a)
 	if err != nil {
