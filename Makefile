@@ -37,11 +37,12 @@ test: islands check-generated test-islands test-go
 test-islands: node_modules/.installed
 	$(NPM) test
 
-# The app package holds every HTTP, browser and accessibility test of both databases: some 35
-# minutes under the race detector on two cores, so the limit per package is generous.
+# The app package holds every HTTP, browser and accessibility test of both databases (the
+# member app's and the operator console's), the three-process test and the sweeps: about an
+# hour under the race detector on two cores, so the limit per package is generous.
 test-go:
 	$(GO) vet ./...
-	$(TESTENV) $(GO) test $(RACE) -count=1 -timeout 75m ./...
+	$(TESTENV) $(GO) test $(RACE) -count=1 -timeout 150m ./...
 
 # Benchmarks, the page-weight budgets (bytes on the wire as Chromium receives them, one line
 # per page), load runs against the real server (64 connections):
