@@ -238,7 +238,7 @@ func TestARevealShowsPayoutDetailsInItsAnswerOnlyAndIsAudited(t *testing.T) {
 
 	res := c.consolePost(page, page+"/payout-details", url.Values{})
 	require.Equal(t, http.StatusOK, res.StatusCode, res.Body)
-	assert.Contains(t, res.Body, `<dd>`+html.EscapeString(DemoEmail)+`</dd>`)
+	assert.Contains(t, res.Body, `<dd class="console-wrap">`+html.EscapeString(DemoEmail)+`</dd>`)
 	assert.Equal(t, "no-store", res.Header.Get("Cache-Control"))
 	assert.NotContains(t, c.get(page).Body, DemoEmail, "shown in that answer only")
 
@@ -346,7 +346,7 @@ func TestFinanceDrawsACompetitionEarlyOnlyWhenConfirmedAndVerifiesItsProof(t *te
 		shown := c.get(page + "?drawn=1")
 		require.Equal(t, http.StatusOK, shown.StatusCode)
 		assert.Contains(t, shown.Body, "Verified: the recorded seed and entrants give the recorded winners.")
-		assert.Regexp(t, `<dd>[0-9a-f]{64}</dd>`, shown.Body, "the seed")
+		assert.Regexp(t, `<dd class="console-wrap">[0-9a-f]{64}</dd>`, shown.Body, "the seed")
 		assert.Contains(t, shown.Body, pid)
 		assert.NotContains(t, shown.Body, `id="draw"`, "drawn once: no form")
 		assert.Equal(t, "75.25", e.balanceOf(m), "25.00 + 0.25 for the survey + the 50.00 prize")

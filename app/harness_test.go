@@ -104,8 +104,9 @@ func eachDialectWith(t *testing.T, cfg Config, fn func(t *testing.T, e *env)) {
 }
 
 // withoutJobWorkers is the test config of an app that queues jobs but works none: the tests
-// that count every table's rows around a request see only what the request wrote (a worker
-// sending earlier requests' mail would write sent-markers at any moment).
+// that count every table's rows, or the database round trips, around a request see only what
+// the request did (a worker polling for jobs, or sending earlier requests' mail, would add its
+// own at any moment).
 func withoutJobWorkers() Config {
 	cfg := testConfig("development")
 	cfg.JobWorkers = 0

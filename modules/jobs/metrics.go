@@ -117,7 +117,8 @@ WHERE state IN ('available', 'scheduled', 'retryable') AND scheduled_at <= datet
 WHERE state IN ('available', 'scheduled', 'retryable') AND scheduled_at <= now()`
 	}
 	var secs float64
-	if err := q.db.WithContext(ctx).Raw(query).Row().Scan(&secs); err != nil {
+	// GORM's Row is nil when the query could not run (a closed pool): Scan reports it instead.
+	if err := q.db.WithContext(ctx).Raw(query).Scan(&secs).Error; err != nil {
 		return 0, err
 	}
 	return max(time.Duration(secs*float64(time.Second)), 0), nil
