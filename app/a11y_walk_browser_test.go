@@ -802,6 +802,10 @@ func (w *a11yWalk) session(tn *a11yTenant, v a11yVisit) *a11ySession {
 		p.MustNavigate(w.b.url(tn.host, "/login")).MustWaitLoad()
 		fill(p, map[string]string{"#f-email": tn.emails[who], "#f-password": tn.password})
 		submit(p, "button[type=submit]")
+		if path(p) == "/login" {
+			// Say what the page said (a refusal, a limit), so a failure here can be told apart.
+			w.t.Logf("sign-in page of %s after submitting: %.600s", tn.key, p.MustElement("main").MustText())
+		}
 		require.NotEqual(w.t, "/login", path(p), "%s signs in on %s", who, tn.key)
 	}
 	tn.sessions[key] = s
