@@ -110,11 +110,7 @@ func (p *Part) Mount(m *console.Module, r, api fiber.Router) {
 }
 
 func (p *Part) panel(c fiber.Ctx, a console.PanelAccess) (*web.Panel, error) {
-	panel, err := p.d.Panel(c.Context(), a.Panel.Key)
-	if err != nil {
-		return nil, err
-	}
-	return panel, nil
+	return p.d.Panel(c.Context(), a.Panel.Key)
 }
 
 // notFound makes a module's "no such campaign" the console's 404 (pages render their own
