@@ -638,7 +638,7 @@ type a11ySession struct {
 }
 
 // p is the session's page with a fresh 30 s deadline (a deadline is fixed when it is set).
-func (s *a11ySession) p() *rod.Page { return s.page.Timeout(30 * time.Second) }
+func (s *a11ySession) p() *rod.Page { return s.page.Timeout(browserStep) }
 
 // a11yFinding is one rule broken on one page state, tenant, language and width.
 type a11yFinding struct {

@@ -99,6 +99,12 @@ func (b *browserEnv) url(host, path string) string {
 	return fmt.Sprintf("http://%s:%d%s", host, b.port, path)
 }
 
+// browserStep bounds each step of a browser test (a navigation, a wait, an evaluation) so a
+// hung page fails instead of holding the run. It guards against hangs, not slowness: CI runs
+// packages side by side on two cores, where one axe-core pass over a long page under the race
+// detector has taken longer than 30 s.
+const browserStep = 90 * time.Second
+
 // page opens a fresh incognito page (its own cookies) at the address.
 func (b *browserEnv) page(t *testing.T, address string) *rod.Page {
 	t.Helper()
@@ -107,7 +113,7 @@ func (b *browserEnv) page(t *testing.T, address string) *rod.Page {
 	t.Cleanup(func() { _ = incognito.Close() })
 	p, err := incognito.Page(proto.TargetCreateTarget{URL: address})
 	require.NoError(t, err)
-	p = p.Timeout(30 * time.Second)
+	p = p.Timeout(browserStep)
 	p.MustWaitLoad()
 	return p
 }

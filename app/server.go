@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/canvass/canvass/locales"
@@ -90,12 +91,17 @@ type Options struct {
 	WorkJobs bool
 }
 
+// embeddedLocales parses the embedded message files once per process (every App of a test
+// binary shares them; parsing took a second under the race detector).
+var embeddedLocales = sync.OnceValues(func() (*web.Locales, error) { return web.NewLocales(locales.FS, nil) })
+
 // NewApp wires the modules in the order of ARCHITECTURE.md section 1.
 func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, error) {
-	loc, err := web.NewLocales(locales.FS, log)
+	parsed, err := embeddedLocales()
 	if err != nil {
 		return nil, err
 	}
+	loc := parsed.WithLog(log)
 	assets, err := static.Load(static.FS)
 	if err != nil {
 		return nil, fmt.Errorf("load asset manifest: %w", err)

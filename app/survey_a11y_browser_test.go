@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/canvass/canvass/modules/campaigns"
 	"github.com/go-rod/rod"
@@ -47,7 +46,7 @@ func TestInChromiumAxeFindsNoWCAGViolationOnTheSurveyBoxForAnyControl(t *testing
 				seen[g.Question.ControlType] = true
 				// Each control gets its own 30 s: the page's deadline is fixed when it is set,
 				// and 24 controls under -race on a busy machine outlast one.
-				p := page.Timeout(30 * time.Second)
+				p := page.Timeout(browserStep)
 				p.MustNavigate(b.url("localhost", "/survey/"+c.ID)).MustWaitLoad()
 				p.MustElement(surveyIsland)
 				p.MustWait(`() => !!document.querySelector('[data-island="survey-box"] .survey-question [aria-labelledby], [data-island="survey-box"] .survey-question input, [data-island="survey-box"] .survey-question select') && !document.querySelector('[data-island="survey-box"] .spinner')`)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
-	"time"
 
 	"github.com/canvass/canvass/modules/accounts"
 	"github.com/canvass/canvass/modules/campaigns"
@@ -739,7 +738,7 @@ func TestInChromiumASurveyIsPaidExactlyOnceHoweverTheMemberComesAndGoes(t *testi
 				d.waitQuestion("Pick a pet")
 
 				// The same member, the same campaign, another tab.
-				other := d.p.Browser().MustPage(b.url("localhost", "/survey/"+id)).Timeout(30 * time.Second)
+				other := d.p.Browser().MustPage(b.url("localhost", "/survey/"+id)).Timeout(browserStep)
 				t.Cleanup(func() { _ = other.Close() })
 				other.MustWaitLoad().MustElement(surveyIsland)
 				late := driver{t, other}

@@ -50,7 +50,7 @@ func pageViewWithoutTokens(t *testing.T, b *browserEnv, host, id string) {
 	t.Cleanup(func() { _ = incognito.Close() })
 	p, err := incognito.Page(proto.TargetCreateTarget{URL: "about:blank"})
 	require.NoError(t, err)
-	p = p.Timeout(30 * time.Second)
+	p = p.Timeout(browserStep)
 	router := p.HijackRequests()
 	router.MustAdd("https://www.googletagmanager.com/*", func(h *rod.Hijack) {
 		mu.Lock()
@@ -106,7 +106,7 @@ func TestInChromiumAPanelWithoutATagRequestsNothingFromGoogle(t *testing.T) {
 	t.Cleanup(func() { _ = incognito.Close() })
 	p, err := incognito.Page(proto.TargetCreateTarget{URL: "about:blank"})
 	require.NoError(t, err)
-	p = p.Timeout(30 * time.Second)
+	p = p.Timeout(browserStep)
 	router := p.HijackRequests()
 	router.MustAdd("*google*", func(h *rod.Hijack) {
 		mu.Lock()

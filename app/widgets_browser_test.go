@@ -133,7 +133,7 @@ func TestInChromiumTheDemoPartnerPageHearsTheLoginWidgetFromThePanelsOriginAndTh
 	assert.Equal(t, pt.origin+"/", session.ParentFrameURL)
 
 	// The frame's session is the partner site's alone: the panel itself does not know the member.
-	own := p.Browser().MustPage(panel + "/feed").Timeout(30 * time.Second)
+	own := p.Browser().MustPage(panel + "/feed").Timeout(browserStep)
 	own.MustWaitLoad()
 	assert.Equal(t, "/login?redirect=%2Ffeed", path(own), "partitioned: not signed in on the panel itself")
 }

@@ -4,7 +4,6 @@
 package dbtest
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"net/url"
@@ -38,14 +37,14 @@ func Dialects(t testing.TB) []migrations.Dialect {
 	return ds
 }
 
-// Open returns a migrated, empty database of the dialect, removed when the test ends.
+// Open returns a migrated, empty database of the dialect, removed when the test ends: a copy
+// of the process's migrated template (template.go).
 func Open(t testing.TB, d migrations.Dialect) *gorm.DB {
 	t.Helper()
-	db := OpenEmpty(t, d)
-	if err := migrations.Up(context.Background(), db, nil); err != nil {
-		t.Fatalf("migrate %s: %v", d, err)
+	if d == migrations.Postgres {
+		return openPostgresCopy(t)
 	}
-	return db
+	return openSQLiteCopy(t)
 }
 
 // OpenEmpty returns an unmigrated database of the dialect (a fresh file, or a fresh schema).

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"gopkg.in/yaml.v3"
@@ -36,8 +37,12 @@ type Document struct {
 }
 
 // Load merges the embedded files, loads the result with kin-openapi and validates it (the
-// lint `make test` runs). Each call returns a fresh document: callers may keep or change it.
-func Load() (*Document, error) { return load(files) }
+// lint `make test` runs). The files are embedded, so the work is done once per process and
+// every caller shares the one document: read it, never change it. (It took a second of every
+// test app's start under the race detector.)
+func Load() (*Document, error) { return loadEmbedded() }
+
+var loadEmbedded = sync.OnceValues(func() (*Document, error) { return load(files) })
 
 func load(fsys fs.FS) (*Document, error) {
 	merged, err := merge(fsys)

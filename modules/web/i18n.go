@@ -99,6 +99,15 @@ func NewLocales(fsys fs.FS, log *slog.Logger) (*Locales, error) {
 	return &Locales{bundle: b, log: log, ids: ids, has: has}, nil
 }
 
+// WithLog is a Locales sharing l's parsed messages that logs its missing keys to log: the
+// message files are parsed once per process, each App logs to its own logger.
+func (l *Locales) WithLog(log *slog.Logger) *Locales {
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Locales{bundle: l.bundle, log: log, ids: l.ids, has: l.has}
+}
+
 func (l *Locales) localizer(lang string) *i18n.Localizer {
 	if v, ok := l.localizers.Load(lang); ok {
 		return v.(*i18n.Localizer)

@@ -1,0 +1,239 @@
+package dbtest
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/canvass/canvass/migrations"
+	"gorm.io/gorm"
+)
+
+// Migrating a database takes seconds (SQLite's pure-Go engine under the race detector most of
+// all: about 8 s a database on two cores, the better part of a test's own time), and a test
+// binary opens hundreds. So each test process migrates one template per dialect, the first time
+// a test asks, and every Open copies it: a file copy on SQLite, CREATE DATABASE ... TEMPLATE on
+// PostgreSQL. A copy is exactly what migrating would have given, so no test can tell.
+//
+// A template belongs to the process that made it (its name carries the pid): it is always the
+// migrations this binary holds, never an older run's. The next process to make one removes
+// those whose process has ended (a test process has no hook to remove its own).
+
+// openSQLiteCopy returns a copy of the migrated SQLite template in the test's temporary folder.
+func openSQLiteCopy(t testing.TB) *gorm.DB {
+	t.Helper()
+	template, err := sqliteTemplate()
+	if err != nil {
+		t.Fatalf("sqlite template: %v", err)
+	}
+	path := filepath.Join(t.TempDir(), "test.db")
+	if err := copyFile(template, path); err != nil {
+		t.Fatalf("copy the sqlite template: %v", err)
+	}
+	db, err := migrations.Open("sqlite://" + path)
+	if err != nil {
+		t.Fatalf("open sqlite: %v", err)
+	}
+	t.Cleanup(func() { closeDB(db) })
+	return db
+}
+
+var sqliteTemplate = sync.OnceValues(func() (string, error) {
+	removeEnded(os.TempDir(), "canvass-dbtest-", func(name string) error {
+		return os.RemoveAll(filepath.Join(os.TempDir(), name))
+	})
+	dir, err := os.MkdirTemp("", fmt.Sprintf("canvass-dbtest-%d-", os.Getpid()))
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, "template.db")
+	db, err := migrations.Open("sqlite://" + path)
+	if err != nil {
+		return "", err
+	}
+	defer closeDB(db)
+	if err := migrations.Up(context.Background(), db, nil); err != nil {
+		return "", fmt.Errorf("migrate: %w", err)
+	}
+	// Everything into the main file (the copy takes that file alone), and the WAL emptied.
+	if err := db.Exec("PRAGMA wal_checkpoint(TRUNCATE)").Error; err != nil {
+		return "", fmt.Errorf("checkpoint: %w", err)
+	}
+	return path, nil
+})
+
+func copyFile(from, to string) error {
+	src, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	dst, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(dst, src); err != nil {
+		dst.Close()
+		return err
+	}
+	return dst.Close()
+}
+
+// openPostgresCopy returns a new database on the test server copied from the migrated template,
+// dropped when the test ends.
+func openPostgresCopy(t testing.TB) *gorm.DB {
+	t.Helper()
+	admin := postgresAdmin(t)
+	template, err := postgresTemplate(admin)
+	if err != nil {
+		t.Fatalf("postgres template: %v", err)
+	}
+	name := fmt.Sprintf("canvass_t_%d_%s", os.Getpid(), randomHex(6))
+	if _, err := admin.Exec(`CREATE DATABASE "` + name + `" TEMPLATE "` + template + `"`); err != nil {
+		t.Fatalf("copy the postgres template: %v", err)
+	}
+	db, err := migrations.Open(databaseURL(os.Getenv("CANVASS_TEST_POSTGRES_URL"), name))
+	if err != nil {
+		t.Fatalf("open postgres database: %v", err)
+	}
+	t.Cleanup(func() {
+		closeDB(db)
+		admin.Exec(`DROP DATABASE IF EXISTS "` + name + `" WITH (FORCE)`)
+	})
+	return db
+}
+
+var (
+	adminOnce sync.Once
+	adminDB   *sql.DB
+	adminErr  error
+)
+
+// postgresAdmin is the process's connection to CANVASS_TEST_POSTGRES_URL, for creating and
+// dropping databases; it lives as long as the process.
+func postgresAdmin(t testing.TB) *sql.DB {
+	t.Helper()
+	base := os.Getenv("CANVASS_TEST_POSTGRES_URL")
+	if base == "" {
+		t.Fatal("CANVASS_TEST_POSTGRES_URL is not set")
+	}
+	adminOnce.Do(func() {
+		var db *gorm.DB
+		if db, adminErr = migrations.Open(base); adminErr != nil {
+			return
+		}
+		if adminDB, adminErr = db.DB(); adminErr != nil {
+			return
+		}
+		adminErr = adminDB.Ping()
+	})
+	if adminErr != nil {
+		t.Fatalf("postgres at CANVASS_TEST_POSTGRES_URL does not answer: %v", adminErr)
+	}
+	return adminDB
+}
+
+var (
+	pgTemplateOnce sync.Once
+	pgTemplate     string
+	pgTemplateErr  error
+)
+
+func postgresTemplate(admin *sql.DB) (string, error) {
+	pgTemplateOnce.Do(func() {
+		dropEndedDatabases(admin)
+		name := fmt.Sprintf("canvass_tpl_%d_%s", os.Getpid(), randomHex(4))
+		if _, err := admin.Exec(`CREATE DATABASE "` + name + `"`); err != nil {
+			pgTemplateErr = fmt.Errorf("create %s: %w", name, err)
+			return
+		}
+		db, err := migrations.Open(databaseURL(os.Getenv("CANVASS_TEST_POSTGRES_URL"), name))
+		if err != nil {
+			pgTemplateErr = err
+			return
+		}
+		// A template must have no one connected while it is copied.
+		defer closeDB(db)
+		if err := migrations.Up(context.Background(), db, nil); err != nil {
+			pgTemplateErr = fmt.Errorf("migrate %s: %w", name, err)
+			return
+		}
+		pgTemplate = name
+	})
+	return pgTemplate, pgTemplateErr
+}
+
+// dropEndedDatabases drops the templates and copies of test processes that have ended. A plain
+// DROP: a database someone is still connected to stays.
+func dropEndedDatabases(admin *sql.DB) {
+	rows, err := admin.Query(`SELECT datname FROM pg_database WHERE datname LIKE 'canvass\_t%'`)
+	if err != nil {
+		return
+	}
+	var names []string
+	for rows.Next() {
+		var name string
+		if rows.Scan(&name) == nil {
+			names = append(names, name)
+		}
+	}
+	rows.Close()
+	for _, name := range names {
+		for _, prefix := range []string{"canvass_tpl_", "canvass_t_"} {
+			if strings.HasPrefix(name, prefix) && ended(strings.TrimPrefix(name, prefix)) {
+				admin.Exec(`DROP DATABASE IF EXISTS "` + name + `"`)
+				break
+			}
+		}
+	}
+}
+
+// removeEnded removes the entries of dir named prefix+PID+... whose process has ended.
+func removeEnded(dir, prefix string, remove func(name string) error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), prefix) && ended(strings.TrimPrefix(e.Name(), prefix)) {
+			_ = remove(e.Name())
+		}
+	}
+}
+
+// ended tells whether the process whose pid starts rest ("1234_ab12", "1234-5678") is gone.
+func ended(rest string) bool {
+	end := strings.IndexAny(rest, "_-")
+	if end <= 0 {
+		return false
+	}
+	pid, err := strconv.Atoi(rest[:end])
+	if err != nil || pid <= 0 || pid == os.Getpid() {
+		return false
+	}
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return true
+	}
+	return errors.Is(p.Signal(syscall.Signal(0)), os.ErrProcessDone)
+}
+
+// databaseURL is base with its database replaced by name.
+func databaseURL(base, name string) string {
+	u, err := url.Parse(base)
+	if err != nil {
+		return base
+	}
+	u.Path = "/" + name
+	return u.String()
+}
