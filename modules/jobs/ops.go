@@ -82,11 +82,21 @@ func (q *Queue) Retry(ctx context.Context, id int64) (Job, error) {
 }
 
 // Cancel cancels a job that has not finished: it never runs again (one running now is asked
-// to stop).
+// to stop). A text cancelled so is reported failed to its module, as a text the provider
+// refused would be: the member was told it was on its way, and is now told it is not coming.
 func (q *Queue) Cancel(ctx context.Context, id int64) (Job, error) {
 	j, err := q.client.JobCancel(ctx, id)
 	if err != nil {
 		return Job{}, fmt.Errorf("cancel job %d: %w", id, err)
+	}
+	if j.Kind == KindSMS && j.State == rivertype.JobStateCancelled {
+		h := q.smsHandler()
+		if h == nil {
+			return view(j), fmt.Errorf("cancel job %d: cancelled, but this process cannot tell the member (no SMS handler)", id)
+		}
+		if err := h.Failed(ctx, eventOf(j)); err != nil {
+			return view(j), fmt.Errorf("cancel job %d: cancelled, but recording its text failed: %w", id, err)
+		}
 	}
 	return view(j), nil
 }
