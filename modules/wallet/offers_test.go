@@ -352,6 +352,33 @@ func TestADebtBlocksRedemptionsAndLaterCreditsOfAnyOriginRepayItOnce(t *testing.
 	})
 }
 
+func TestThePaymentNotificationTellsWhatReachedTheBalanceWhileADebtTakesItsPart(t *testing.T) {
+	eachFixture(t, func(t *testing.T, f *fixture) {
+		pid := f.member(f.acme)
+		_, _, err := f.creditTx(offerCredit(f.acme, pid, 1000, "tx-1"))
+		require.NoError(t, err)
+		f.debit(f.acme, pid, 800)
+		_, owed, _, err := f.reverseTx(reversalOf(f.acme, pid, "tx-1", "reversal:tx-1"))
+		require.NoError(t, err)
+		require.Equal(t, int64(800), owed)
+		require.NoError(t, f.m.MarkSeen(f.ctx, pid, 0))
+
+		_, _, err = f.m.Credit(f.ctx, earning(f.acme, pid, 300, "campaign:first"))
+		require.NoError(t, err)
+		_, pay, err := f.m.header(f.ctx, f.acme, pid)
+		require.NoError(t, err)
+		assert.Nil(t, pay, "a credit the debt took whole adds nothing to the balance: no payment to announce")
+
+		_, _, err = f.m.Credit(f.ctx, earning(f.acme, pid, 700, "campaign:second"))
+		require.NoError(t, err)
+		b, pay, err := f.m.header(f.ctx, f.acme, pid)
+		require.NoError(t, err)
+		require.NotNil(t, pay)
+		assert.Equal(t, int64(200), pay.Amount, "1000 credited since the member looked, 800 of it repaid the debt")
+		assert.Equal(t, b.Minor, pay.Amount, "the notification agrees with the balance beside it")
+	})
+}
+
 func TestReversingACreditTwiceOrACreditThatIsNotThereFailsAndChangesNothing(t *testing.T) {
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)

@@ -62,13 +62,16 @@ func (m *Module) headerOf(ctx context.Context, panel *web.Panel, w *Wallet) (Bal
 	if w.EntryCount <= w.SeenSeq {
 		return b, nil, nil
 	}
+	// The credits less what their recoveries took for an open offer debt (debt_minor < 0): the
+	// notification tells what reached the balance, as the balance beside it shows. A credit that
+	// went wholly to the debt is on the transactions page, not announced as a payment.
 	var credited int64
-	err := m.db.WithContext(ctx).Model(&Entry{}).Where("participant_id = ? AND seq > ? AND seq <= ? AND amount_minor > 0", participantID, w.SeenSeq, w.EntryCount).
+	err := m.db.WithContext(ctx).Model(&Entry{}).Where("participant_id = ? AND seq > ? AND seq <= ? AND (amount_minor > 0 OR debt_minor < 0)", participantID, w.SeenSeq, w.EntryCount).
 		Select("COALESCE(SUM(amount_minor), 0)").Scan(&credited).Error
 	if err != nil {
 		return b, nil, fmt.Errorf("sum new credits of %s: %w", participantID, err)
 	}
-	if credited == 0 {
+	if credited <= 0 {
 		return b, nil, nil
 	}
 	return b, &Payment{Amount: credited, Currency: w.CurrencyCode, UpTo: w.EntryCount}, nil
