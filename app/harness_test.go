@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -66,7 +67,7 @@ func newEnvWith(t testing.TB, d migrations.Dialect, cfg Config) *env {
 	if cfg.UploadsDir == testConfig("development").UploadsDir {
 		cfg.UploadsDir = t.TempDir() // a test's pictures never land in the source tree
 	}
-	db := dbtest.Open(t, d)
+	db := demoDB(t, d, cfg)
 	smtp := mailertest.Start(t)
 	sender, err := mailer.New(mailer.Config{URL: smtp.URL(), From: "no-reply@canvass.test"}, nil)
 	require.NoError(t, err)
@@ -75,10 +76,29 @@ func newEnvWith(t testing.TB, d migrations.Dialect, cfg Config) *env {
 	}
 	app, err := NewApp(cfg, db, testLogger(t), Options{Mail: sender, WorkJobs: true})
 	require.NoError(t, err)
-	require.NoError(t, LoadDemo(context.Background(), app))
 	startJobs(t, app)
 	return &env{t: t, app: app, db: db, smtp: smtp, cfg: cfg}
 }
+
+// demoDB is a fresh database of the dialect holding the demo (LoadDemo's panels, campaigns,
+// members, operators), as an app with cfg loads it. Loading it took about 2 s a test under the
+// race detector, so it is loaded once per config and copied (dbtest.OpenSeeded); the copy is
+// at most demoMaxAge older than the test, the same rows LoadDemo would write now but for
+// their clocks.
+func demoDB(t testing.TB, d migrations.Dialect, cfg Config) *gorm.DB {
+	t.Helper()
+	keyed := cfg
+	keyed.UploadsDir = "" // the test's own folder; the demo writes no file there
+	return dbtest.OpenSeeded(t, d, fmt.Sprintf("%#v", keyed), demoMaxAge, func(db *gorm.DB) error {
+		app, err := NewApp(cfg, db, slog.New(slog.NewTextHandler(io.Discard, nil)), Options{})
+		if err != nil {
+			return err
+		}
+		return LoadDemo(context.Background(), app)
+	})
+}
+
+const demoMaxAge = 5 * time.Minute
 
 // startJobs works the app's background jobs (the mail) until the test ends.
 func startJobs(t testing.TB, app *App) {

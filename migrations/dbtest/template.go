@@ -14,6 +14,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/canvass/canvass/migrations"
 	"gorm.io/gorm"
@@ -36,6 +37,12 @@ func openSQLiteCopy(t testing.TB) *gorm.DB {
 	if err != nil {
 		t.Fatalf("sqlite template: %v", err)
 	}
+	return openSQLiteFrom(t, template)
+}
+
+// openSQLiteFrom returns a copy of the template file in the test's temporary folder.
+func openSQLiteFrom(t testing.TB, template string) *gorm.DB {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "test.db")
 	if err := copyFile(template, path); err != nil {
 		t.Fatalf("copy the sqlite template: %v", err)
@@ -98,6 +105,13 @@ func openPostgresCopy(t testing.TB) *gorm.DB {
 	if err != nil {
 		t.Fatalf("postgres template: %v", err)
 	}
+	return openPostgresFrom(t, admin, template)
+}
+
+// openPostgresFrom returns a new database copied from the template database, dropped when the
+// test ends.
+func openPostgresFrom(t testing.TB, admin *sql.DB, template string) *gorm.DB {
+	t.Helper()
 	name := fmt.Sprintf("canvass_t_%d_%s", os.Getpid(), randomHex(6))
 	if _, err := admin.Exec(`CREATE DATABASE "` + name + `" TEMPLATE "` + template + `"`); err != nil {
 		t.Fatalf("copy the postgres template: %v", err)
@@ -236,4 +250,95 @@ func databaseURL(base, name string) string {
 	}
 	u.Path = "/" + name
 	return u.String()
+}
+
+// OpenSeeded is Open with seed's rows already in the database: each process runs seed once
+// per key, on a copy of the migrated template, and gives every test a copy of the result. A
+// seeded template older than maxAge is made again, so rows seeded relative to the clock (a
+// date 30 days ago, a token valid for an hour) are never more than maxAge out of date. Two
+// seeds that could leave different rows need different keys.
+func OpenSeeded(t testing.TB, d migrations.Dialect, key string, maxAge time.Duration, seed func(db *gorm.DB) error) *gorm.DB {
+	t.Helper()
+	seededMu.Lock()
+	tpl, err := seededTemplate(t, d, key, maxAge, seed)
+	seededMu.Unlock()
+	if err != nil {
+		t.Fatalf("seeded %s template %s: %v", d, key, err)
+	}
+	if d == migrations.Postgres {
+		return openPostgresFrom(t, postgresAdmin(t), tpl)
+	}
+	return openSQLiteFrom(t, tpl)
+}
+
+type seeded struct {
+	name string // a file (SQLite) or a database (PostgreSQL)
+	made time.Time
+}
+
+var (
+	seededMu sync.Mutex
+	seededBy = map[string]seeded{} // dialect + key
+)
+
+// seededTemplate returns the seeded template of d and key, making it (again) when there is
+// none or it is older than maxAge. Called with seededMu held.
+func seededTemplate(t testing.TB, d migrations.Dialect, key string, maxAge time.Duration, seed func(db *gorm.DB) error) (string, error) {
+	id := string(d) + "\x00" + key
+	if s, ok := seededBy[id]; ok && time.Since(s.made) < maxAge {
+		return s.name, nil
+	}
+	old, had := seededBy[id]
+	var name string
+	var db *gorm.DB
+	var err error
+	switch d {
+	case migrations.Postgres:
+		admin := postgresAdmin(t)
+		base, err := postgresTemplate(admin)
+		if err != nil {
+			return "", err
+		}
+		name = fmt.Sprintf("canvass_tpl_%d_%s", os.Getpid(), randomHex(4))
+		if _, err := admin.Exec(`CREATE DATABASE "` + name + `" TEMPLATE "` + base + `"`); err != nil {
+			return "", fmt.Errorf("create %s: %w", name, err)
+		}
+		if db, err = migrations.Open(databaseURL(os.Getenv("CANVASS_TEST_POSTGRES_URL"), name)); err != nil {
+			return "", err
+		}
+	default:
+		base, err := sqliteTemplate()
+		if err != nil {
+			return "", err
+		}
+		name = filepath.Join(filepath.Dir(base), "seeded-"+randomHex(4)+".db")
+		if err := copyFile(base, name); err != nil {
+			return "", err
+		}
+		if db, err = migrations.Open("sqlite://" + name); err != nil {
+			return "", err
+		}
+	}
+	err = seed(db)
+	if err == nil && d == migrations.SQLite {
+		err = db.Exec("PRAGMA wal_checkpoint(TRUNCATE)").Error
+	}
+	closeDB(db) // a template must have no one connected while it is copied
+	if err != nil {
+		if d == migrations.Postgres {
+			postgresAdmin(t).Exec(`DROP DATABASE IF EXISTS "` + name + `"`)
+		} else {
+			os.Remove(name)
+		}
+		return "", fmt.Errorf("seed: %w", err)
+	}
+	seededBy[id] = seeded{name: name, made: time.Now()}
+	if had {
+		if d == migrations.Postgres {
+			postgresAdmin(t).Exec(`DROP DATABASE IF EXISTS "` + old.name + `"`)
+		} else {
+			os.Remove(old.name)
+		}
+	}
+	return name, nil
 }
