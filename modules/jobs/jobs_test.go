@@ -194,14 +194,20 @@ func TestACancelledJobNeverRuns(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
 		q, smtp := queue(t, db, 0)
 		require.NoError(t, queueIn(t, db, q, "never", "cy@example.test", noChange))
-		list, err := q.List(context.Background(), "available", 1)
-		require.NoError(t, err)
-		require.Len(t, list, 1)
-		j, err := q.Cancel(context.Background(), list[0].ID)
-		require.NoError(t, err)
-		assert.Equal(t, "cancelled", j.State)
+		cancelTheWaitingJob(t, q)
 		assert.Empty(t, smtp.Messages())
 	})
+}
+
+// cancelTheWaitingJob cancels the one job waiting for a worker, as an operator would.
+func cancelTheWaitingJob(t *testing.T, q *jobs.Queue) {
+	t.Helper()
+	list, err := q.List(context.Background(), "available", 1)
+	require.NoError(t, err)
+	require.Len(t, list, 1)
+	j, err := q.Cancel(context.Background(), list[0].ID)
+	require.NoError(t, err)
+	assert.Equal(t, "cancelled", j.State)
 }
 
 // waitRetried waits until the newest job has completed again after an operator's retry (an

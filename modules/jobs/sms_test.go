@@ -203,13 +203,7 @@ func TestAnOperatorCancellingATextTellsItsModuleItWillNeverGo(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
 		q, tx := smsQueue(t, db, 0) // no worker: the text waits
 		require.NoError(t, queueText(t, db, q, "mobile_code:9", "+15005550006", time.Now().Add(10*time.Minute), false))
-		list, err := q.List(context.Background(), "available", 1)
-		require.NoError(t, err)
-		require.Len(t, list, 1)
-
-		j, err := q.Cancel(context.Background(), list[0].ID)
-		require.NoError(t, err)
-		assert.Equal(t, "cancelled", j.State)
+		cancelTheWaitingJob(t, q)
 		sent, failed := tx.state()
 		assert.Empty(t, sent)
 		assert.Equal(t, []string{"mobile_code:9"}, failed, "the member is told the text is not coming")

@@ -274,16 +274,12 @@ func btoi(b bool) int {
 func TestADebtBlocksRedemptionsAndLaterCreditsOfAnyOriginRepayItOnce(t *testing.T) {
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
-		_, _, err := f.creditTx(offerCredit(f.acme, pid, 1000, "tx-1"))
-		require.NoError(t, err)
-		f.debit(f.acme, pid, 800) // a redemption spends most of it
-		_, owed, _, err := f.reverseTx(reversalOf(f.acme, pid, "tx-1", "reversal:tx-1"))
-		require.NoError(t, err)
+		owed := f.owing(t, pid, 1000, 800, "tx-1") // a redemption spends most of it
 		require.Equal(t, int64(800), owed, "200 was taken back, 800 is owed")
 		require.Zero(t, f.balance(f.acme, pid))
 		f.sound(pid)
 
-		_, _, err = f.m.Debit(f.ctx, redemption(f.acme, pid, 1, f.key("redeem")))
+		_, _, err := f.m.Debit(f.ctx, redemption(f.acme, pid, 1, f.key("redeem")))
 		require.ErrorIs(t, err, ErrInsufficientFunds, "nothing can be redeemed while the debt is open")
 
 		steps := []struct {
@@ -352,18 +348,25 @@ func TestADebtBlocksRedemptionsAndLaterCreditsOfAnyOriginRepayItOnce(t *testing.
 	})
 }
 
+// owing leaves the member owing: an offer credit (transaction tx), spent down by spent, then
+// reversed; the balance covers what is left of it and the rest is owed (returned).
+func (f *fixture) owing(t *testing.T, pid string, credited, spent int64, tx string) int64 {
+	t.Helper()
+	_, _, err := f.creditTx(offerCredit(f.acme, pid, credited, tx))
+	require.NoError(t, err)
+	f.debit(f.acme, pid, spent)
+	_, owed, _, err := f.reverseTx(reversalOf(f.acme, pid, tx, "reversal:"+tx))
+	require.NoError(t, err)
+	return owed
+}
+
 func TestThePaymentNotificationTellsWhatReachedTheBalanceWhileADebtTakesItsPart(t *testing.T) {
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
-		_, _, err := f.creditTx(offerCredit(f.acme, pid, 1000, "tx-1"))
-		require.NoError(t, err)
-		f.debit(f.acme, pid, 800)
-		_, owed, _, err := f.reverseTx(reversalOf(f.acme, pid, "tx-1", "reversal:tx-1"))
-		require.NoError(t, err)
-		require.Equal(t, int64(800), owed)
+		require.Equal(t, int64(800), f.owing(t, pid, 1000, 800, "tx-1"))
 		require.NoError(t, f.m.MarkSeen(f.ctx, pid, 0))
 
-		_, _, err = f.m.Credit(f.ctx, earning(f.acme, pid, 300, "campaign:first"))
+		_, _, err := f.m.Credit(f.ctx, earning(f.acme, pid, 300, "campaign:first"))
 		require.NoError(t, err)
 		_, pay, err := f.m.header(f.ctx, f.acme, pid)
 		require.NoError(t, err)
@@ -492,12 +495,7 @@ func TestConcurrentReversalsOfOneCreditTakeItBackOnce(t *testing.T) {
 func TestConcurrentCreditsRepayADebtExactlyOnce(t *testing.T) {
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
-		_, _, err := f.creditTx(offerCredit(f.acme, pid, 2000, "big"))
-		require.NoError(t, err)
-		f.debit(f.acme, pid, 2000)
-		_, owed, _, err := f.reverseTx(reversalOf(f.acme, pid, "big", "reversal:big"))
-		require.NoError(t, err)
-		require.Equal(t, int64(2000), owed)
+		require.Equal(t, int64(2000), f.owing(t, pid, 2000, 2000, "big"))
 
 		// 50 surveys of 70 each (3500) against a debt of 2000, each retried once at the same time.
 		results := race(100, func(i int) (*Entry, bool, error) {
