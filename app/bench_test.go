@@ -5,6 +5,8 @@ import (
 	"compress/gzip"
 	"net/http"
 	"testing"
+
+	"github.com/canvass/canvass/migrations/dbtest"
 )
 
 // gzipSize is the size of b compressed with gzip at the default level.
@@ -82,5 +84,21 @@ func BenchmarkFeedAPI(b *testing.B) {
 		if res := c.postJSON("/api/v3/campaigns/paged", ""); res.StatusCode != http.StatusOK {
 			b.Fatal(res.StatusCode, res.Body)
 		}
+	}
+}
+
+// BenchmarkATestAppStarts is what every test of this package pays before its first request:
+// a database holding the demo, the app, its SMTP server and job workers (newEnv). Copies of
+// migrated and seeded templates keep it low (migrations/dbtest); a rise here is a slower
+// `make test`.
+func BenchmarkATestAppStarts(b *testing.B) {
+	for _, d := range dbtest.Dialects(b) {
+		b.Run(string(d), func(b *testing.B) {
+			newEnv(b, d) // the process's templates, made once
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				newEnv(b, d)
+			}
+		})
 	}
 }
