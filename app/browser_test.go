@@ -120,10 +120,22 @@ func (b *browserEnv) page(t *testing.T, address string) *rod.Page {
 
 // submit clicks a button and waits for the page it leads to.
 func submit(p *rod.Page, selector string) {
+	// The page being left is marked: WaitNavigation has returned on a lifecycle event of that
+	// page under load (CI read a field of the old page), so the new document is the one
+	// without the mark. Evaluations during the switch fail and are tried again.
+	p.MustEval(`() => { window.__leaving = true }`)
 	wait := p.MustWaitNavigation()
 	p.MustElement(selector).MustClick()
 	wait()
-	p.MustWaitLoad()
+	for deadline := time.Now().Add(browserStep); ; time.Sleep(20 * time.Millisecond) {
+		res, err := p.Eval(`() => window.__leaving !== true && document.readyState === 'complete'`)
+		if err == nil && res.Value.Bool() {
+			return
+		}
+		if time.Now().After(deadline) {
+			panic(fmt.Sprintf("submit %s: no new page within %v (last error: %v)", selector, browserStep, err))
+		}
+	}
 }
 
 func fill(p *rod.Page, fields map[string]string) {
