@@ -56,9 +56,7 @@ func openSQLiteFrom(t testing.TB, template string) *gorm.DB {
 }
 
 var sqliteTemplate = sync.OnceValues(func() (string, error) {
-	removeEnded(os.TempDir(), "canvass-dbtest-", func(name string) error {
-		return os.RemoveAll(filepath.Join(os.TempDir(), name))
-	})
+	removeEnded(os.TempDir(), "canvass-dbtest-")
 	dir, err := os.MkdirTemp("", fmt.Sprintf("canvass-dbtest-%d-", os.Getpid()))
 	if err != nil {
 		return "", err
@@ -213,14 +211,14 @@ func dropEndedDatabases(admin *sql.DB) {
 }
 
 // removeEnded removes the entries of dir named prefix+PID+... whose process has ended.
-func removeEnded(dir, prefix string, remove func(name string) error) {
+func removeEnded(dir, prefix string) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return
 	}
 	for _, e := range entries {
 		if strings.HasPrefix(e.Name(), prefix) && ended(strings.TrimPrefix(e.Name(), prefix)) {
-			_ = remove(e.Name())
+			_ = os.RemoveAll(filepath.Join(dir, e.Name()))
 		}
 	}
 }
