@@ -5,15 +5,41 @@ NPM     ?= npm
 RACE    := $(shell command -v gcc >/dev/null 2>&1 && echo -race)
 TESTENV := $(if $(RACE),CGO_ENABLED=1,)
 
-.PHONY: run build islands generate check-generated test test-go test-islands bench profile fuzz clean
+# Tests run side by side (t.Parallel; app/parallel_test.go lists the few that run alone): at
+# most PARALLEL at once within a package, two packages at once (go test's -p, the cores). The
+# tests mostly wait (for a database, a page, a mail), so more than the two cores pay:
+# measured on this 2-core machine, see the README's Tests section.
+PARALLEL ?= 6
+
+# The race detector where races can live. Every package but app runs under -race: each is
+# small, and most have goroutines of their own (job workers, caches, pools, fakes). In the app
+# package, -race runs the tests whose names say they do things at once, move money or run jobs
+# and processes (RACE_APP_TESTS: requests sent together, AtOnce, Concurrently, ManyTimes, Twice;
+# money and its once-only rules, Redeem, Ledger, Paid, Credit, Balance, Draw, Once; Job, Queue,
+# Process, Backup), but not the browser tests among them (TestInChromium...). Everything else
+# in app, page after page and request after request, and every browser test, runs without it:
+# the code it reaches runs under -race in the race set and in the modules' own tests, and
+# -race made it several times slower (README, Tests).
+RACE_APP_TESTS := AtOnce|Concurrent|ManyTimes|Twice|Once|Redeem|Redemption|Ledger|Paid|Pays|Credit|Balance|Money|Draw|Job|Queue|Process|Backup
+# The app's race set as an exact list of names (go test -list), for -run and -skip.
+APP_RACE_SET = $(GO) test -list . ./app | grep '^Test' | grep -E '$(RACE_APP_TESTS)' | grep -v '^TestInChromium' | paste -sd'|' -
+GOTEST   = $(GO) tool gotestsum --format pkgname-and-test-fails --format-hide-empty-pkg
+# What CI and `make test` print at the end: each package's wall time and the slowest tests.
+REPORT   = $(GO) run ./.ci/testreport
+
+.PHONY: run build islands generate check-generated check test test-go test-islands bench profile fuzz clean
 
 node_modules/.installed: package.json package-lock.json
 	$(NPM) install --no-audit --no-fund
 	@touch $@
 
-# Island bundles (not committed) go to static/dist, which the binary embeds.
-islands: node_modules/.installed
-	rm -rf static/dist/assets static/dist/.vite
+# Island bundles (not committed) go to static/dist, which the binary embeds; built again when
+# an island, the build's configuration or the packages change.
+ISLAND_SOURCES := $(shell find islands -type f -not -name '*.test.ts' -not -name '*.test.tsx' 2>/dev/null) \
+	vite.config.ts vite.console.config.ts tsconfig.json package.json package-lock.json
+islands: static/dist/.vite/manifest.json
+static/dist/.vite/manifest.json: node_modules/.installed $(ISLAND_SOURCES)
+	rm -rf static/dist/assets static/dist/.vite static/dist/precompressed
 	$(NPM) run build
 
 generate:
@@ -32,17 +58,39 @@ build: islands
 run: build
 	CANVASS_ENV=development CANVASS_DEMO=1 ./bin/canvass serve
 
+# Every test, as CI runs it: about NN minutes on this 2-core machine (README, Tests).
 test: islands check-generated test-islands test-go
 
 test-islands: node_modules/.installed
 	$(NPM) test
 
-# The app package holds every HTTP, browser and accessibility test of both databases (the
-# member app's and the operator console's), the three-process test and the sweeps: about an
-# hour under the race detector on two cores, so the limit per package is generous.
+# The Go tests: the modules under -race, then the app package's race set (RACE_APP_TESTS)
+# under -race and the rest without. Each run's `go test -json` is kept in .tmp/test; the report
+# at the end reads all three. A failing run fails the target after the report.
 test-go:
 	$(GO) vet ./...
-	$(TESTENV) $(GO) test $(RACE) -count=1 -timeout 150m ./...
+	@rm -rf .tmp/test && mkdir -p .tmp/test
+	@set=$$($(APP_RACE_SET)); [ -n "$$set" ] || { echo "test-go: no app race set (go test -list ./app failed?)"; exit 1; }; \
+	status=0; race="^($$set)\$$"; \
+	$(TESTENV) $(GOTEST) --jsonfile .tmp/test/modules.json -- $(RACE) -count=1 -timeout 30m -parallel $(PARALLEL) \
+		$$($(GO) list ./... | grep -v '/app$$') || status=1; \
+	$(TESTENV) $(GOTEST) --jsonfile .tmp/test/app-race.json -- $(RACE) -count=1 -timeout 45m -parallel $(PARALLEL) \
+		-run "$$race" ./app || status=1; \
+	$(GOTEST) --jsonfile .tmp/test/app.json -- -count=1 -timeout 45m -parallel $(PARALLEL) \
+		-skip "$$race" ./app || status=1; \
+	$(REPORT) .tmp/test/modules.json .tmp/test/app-race.json .tmp/test/app.json; \
+	exit $$status
+
+# The edit-test loop, in under 3 minutes with a warm build cache: vet, the island tests and
+# every Go test on SQLite without the browser (-short) nor the race detector. `make test` stays
+# the gate.
+check: islands
+	$(GO) vet ./...
+	$(NPM) test
+	@mkdir -p .tmp/test
+	env -u CANVASS_TEST_POSTGRES_URL -u CANVASS_REQUIRE_POSTGRES -u CANVASS_REQUIRE_BROWSER \
+		$(GOTEST) --jsonfile .tmp/test/check.json -- -short -count=1 -parallel $(PARALLEL) ./... ; status=$$?; \
+		$(REPORT) -n 10 .tmp/test/check.json; exit $$status
 
 # Benchmarks, the page-weight budgets (bytes on the wire as Chromium receives them, one line
 # per page), load runs against the real server (64 connections):

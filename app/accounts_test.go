@@ -27,6 +27,7 @@ func apiError(t *testing.T, res *response) (name, message string, status int) {
 }
 
 func TestJoiningCreatesAMemberAndLandsOnTheFeed(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.client("localhost")
 		c.get("/join")
@@ -41,6 +42,7 @@ func TestJoiningCreatesAMemberAndLandsOnTheFeed(t *testing.T) {
 }
 
 func TestJoinRefusesBadInputWithInlineErrorsAndCreatesNothing(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		cases := []struct {
 			name  string
@@ -72,6 +74,7 @@ func TestJoinRefusesBadInputWithInlineErrorsAndCreatesNothing(t *testing.T) {
 }
 
 func TestRegisterAndLoginAPIsFollowTheContract(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.client("localhost")
 		res := c.postJSON("/ah/api/v2/user/register", `{"email":"api@demo.test","password":"a-good-password","parentFrameUrl":"https://x.example"}`)
@@ -109,6 +112,7 @@ func TestRegisterAndLoginAPIsFollowTheContract(t *testing.T) {
 }
 
 func TestAPIsRefuseBadInputInTheSpecsErrorShape(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		cases := []struct {
 			name, path, ctype, body string
@@ -136,6 +140,7 @@ func TestAPIsRefuseBadInputInTheSpecsErrorShape(t *testing.T) {
 }
 
 func TestAnInvalidTokenCountsAsAbsent(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		for _, token := range []string{"not-a-uuid!", strings.Repeat("a", 37), "00000000-0000-0000-0000-000000000000"} {
 			c := e.client("localhost")
@@ -149,6 +154,7 @@ func TestAnInvalidTokenCountsAsAbsent(t *testing.T) {
 }
 
 func TestAMembersTokenDoesNotWorkOnAnotherPanel(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.client("localhost")
 		c.login(DemoEmail, DemoPassword)
@@ -161,6 +167,7 @@ func TestAMembersTokenDoesNotWorkOnAnotherPanel(t *testing.T) {
 }
 
 func TestATokenInTheQueryIsSavedAndStripped(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.client("localhost")
 		c.login(DemoEmail, DemoPassword)
@@ -175,6 +182,7 @@ func TestATokenInTheQueryIsSavedAndStripped(t *testing.T) {
 }
 
 func TestSavingTheProfileStripsUnchangedFieldsAndRefusesABlankUpdate(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.client("localhost")
 		c.login(DemoEmail, DemoPassword)
@@ -193,6 +201,7 @@ func TestSavingTheProfileStripsUnchangedFieldsAndRefusesABlankUpdate(t *testing.
 }
 
 func TestLoginIsRateLimitedPerAccount(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.client("localhost")
 		for i := 0; i < 5; i++ {
@@ -216,6 +225,7 @@ func TestLoginIsRateLimitedPerAccount(t *testing.T) {
 }
 
 func TestLoginThroughAPrivateLinkComesBackToIt(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.client("localhost")
 		res := c.get("/feed?tab=new")
@@ -230,6 +240,7 @@ func TestLoginThroughAPrivateLinkComesBackToIt(t *testing.T) {
 }
 
 func TestARedirectToAnotherSiteIsDropped(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		for _, target := range []string{"https://evil.example/x", "//evil.example", "javascript:alert(1)", "/\\evil.example"} {
 			c := e.client("localhost")
@@ -245,6 +256,7 @@ func TestARedirectToAnotherSiteIsDropped(t *testing.T) {
 }
 
 func TestPublicOnlyPagesSendAMemberToTheFeed(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.client("localhost")
 		c.login(DemoEmail, DemoPassword)
@@ -257,6 +269,7 @@ func TestPublicOnlyPagesSendAMemberToTheFeed(t *testing.T) {
 }
 
 func TestLogoutEndsTheSessionAndHonoursASafeRedirect(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.client("localhost")
 		c.login(DemoEmail, DemoPassword)
@@ -271,6 +284,7 @@ func TestLogoutEndsTheSessionAndHonoursASafeRedirect(t *testing.T) {
 }
 
 func TestPasswordRecoveryMailsASingleUseLinkThatExpiresInAnHour(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.client("localhost")
 		c.get("/forgot-password")
@@ -308,6 +322,7 @@ func TestPasswordRecoveryMailsASingleUseLinkThatExpiresInAnHour(t *testing.T) {
 }
 
 func TestAnExpiredResetLinkIsRefused(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.client("localhost")
 		require.Equal(t, http.StatusOK, c.postJSON("/ah/api/v2/user/forgot-password", `{"email":"member@demo.test","srcHost":"127.0.0.1:3000","srcPath":"/reset-password"}`).StatusCode)
@@ -324,6 +339,7 @@ func TestAnExpiredResetLinkIsRefused(t *testing.T) {
 }
 
 func TestForgotPasswordNeverTellsWhetherAnEmailExistsAndRefusesForeignHosts(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.client("localhost")
 		known := c.postJSON("/ah/api/v2/user/forgot-password", `{"email":"member@demo.test"}`)

@@ -13,6 +13,7 @@ import (
 )
 
 func TestAffiliatesCommandsRefuseIncompleteArgumentsBeforeTouchingTheDatabase(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		args []string
@@ -51,6 +52,7 @@ func (e *env) affiliatesCLI(args ...string) (string, error) {
 }
 
 func TestAnOperatorCreatesAPartnerCodeWhoseLinkBringsAMemberWithTheBonus(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		out, err := e.affiliatesCLI("create", "--panel", "northwind", "--code", "spring-25", "--partner", "Spring Offers", "--bonus", "2.50", "--operator", "olga")
 		require.NoError(t, err)
@@ -83,6 +85,7 @@ func TestAnOperatorCreatesAPartnerCodeWhoseLinkBringsAMemberWithTheBonus(t *test
 }
 
 func TestTheReferralsBlockOfATenantFileSetsThePanelsRulesAndABadOneRefusesTheFile(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	dir := t.TempDir()
 	good := writeCampaignTestFile(t, dir, "acme.yaml", `instance: {code: acme}

@@ -11,6 +11,7 @@ import (
 // API test needs (the run prints how many operations its exchanges were checked against), so
 // every operation's answer is held to the OpenAPI document by the test client.
 func TestTheRarelyCalledOperationsAnswerAsTheContractSays(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		visitor := e.client("localhost")
 		for _, path := range []string{"/ah/api/v1/ah-api-info", "/api/v3/ping", "/api/openapi.json", "/api/docs"} {

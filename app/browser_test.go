@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -75,6 +76,27 @@ type browserEnv struct {
 
 func newBrowserEnv(t *testing.T) *browserEnv {
 	t.Helper()
+	requireBrowser(t)
+	return serveInBrowser(t, newEnv(t, "sqlite"))
+}
+
+// browserSlots bounds the browser tests under way at once. Tests run side by side, and the
+// machine's two cores are shared by Chromium's renderers, the servers under test and every
+// other test: past a few pages at work at once, each page only waits longer for the cores,
+// and a long page's axe-core pass went past browserStep. CANVASS_TEST_BROWSERS sets it.
+var browserSlots = make(chan struct{}, browserSlotCount())
+
+func browserSlotCount() int {
+	if n, err := strconv.Atoi(os.Getenv("CANVASS_TEST_BROWSERS")); err == nil && n > 0 {
+		return n
+	}
+	return 3
+}
+
+// requireBrowser skips a browser test in -short mode or where Chromium is missing (fails it
+// there with CANVASS_REQUIRE_BROWSER=1), then waits for a browser slot, held until the test ends.
+func requireBrowser(t *testing.T) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("browser tests are skipped in -short mode")
 	}
@@ -84,14 +106,18 @@ func newBrowserEnv(t *testing.T) *browserEnv {
 		}
 		t.Skipf("%s is not installed (apt-get install chromium)", chromiumPath)
 	}
-	e := newEnv(t, "sqlite")
+	browserSlots <- struct{}{}
+	t.Cleanup(func() { <-browserSlots })
+}
+
+// serveInBrowser serves the env's app on a loopback port for the shared Chromium.
+func serveInBrowser(t *testing.T, e *env) *browserEnv {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	go func() { _ = e.app.Fiber.Listener(ln, fiber.ListenConfig{DisableStartupMessage: true}) }()
 	t.Cleanup(func() { _ = e.app.Fiber.Shutdown() })
-
-	browser := sharedBrowser(t)
-	return &browserEnv{env: e, browser: browser, port: ln.Addr().(*net.TCPAddr).Port}
+	return &browserEnv{env: e, browser: sharedBrowser(t), port: ln.Addr().(*net.TCPAddr).Port}
 }
 
 // url is an address on one of the demo hosts (Chromium resolves *.localhost to loopback).
@@ -150,6 +176,7 @@ func path(p *rod.Page) string {
 }
 
 func TestInChromiumANewMemberJoinsAndLandsOnTheFeed(t *testing.T) {
+	t.Parallel()
 	b := newBrowserEnv(t)
 	p := b.page(t, b.url("localhost", "/join"))
 	fill(p, map[string]string{"#f-firstName": "Rita", "#f-email": "rita@demo.test", "#f-password": "rita-password-1"})
@@ -160,6 +187,7 @@ func TestInChromiumANewMemberJoinsAndLandsOnTheFeed(t *testing.T) {
 }
 
 func TestInChromiumAPrivateLinkLeadsThroughLoginAndBack(t *testing.T) {
+	t.Parallel()
 	b := newBrowserEnv(t)
 	p := b.page(t, b.url("localhost", "/feed?tab=new"))
 	assert.Equal(t, "/login?redirect=%2Ffeed%3Ftab%3Dnew", path(p))
@@ -177,6 +205,7 @@ func TestInChromiumAPrivateLinkLeadsThroughLoginAndBack(t *testing.T) {
 }
 
 func TestInChromiumAWrongPasswordShowsAnErrorAndKeepsTheEmail(t *testing.T) {
+	t.Parallel()
 	b := newBrowserEnv(t)
 	p := b.page(t, b.url("localhost", "/login"))
 	fill(p, map[string]string{"#f-email": DemoEmail, "#f-password": "not-the-password"})
@@ -186,6 +215,7 @@ func TestInChromiumAWrongPasswordShowsAnErrorAndKeepsTheEmail(t *testing.T) {
 }
 
 func TestInChromiumAForgottenPasswordIsResetThroughTheMailedLink(t *testing.T) {
+	t.Parallel()
 	b := newBrowserEnv(t)
 	p := b.page(t, b.url("localhost", "/login"))
 	wait := p.MustWaitNavigation()
@@ -213,6 +243,7 @@ func TestInChromiumAForgottenPasswordIsResetThroughTheMailedLink(t *testing.T) {
 }
 
 func TestInChromiumLangEsSwitchesTheLanguageAndIsRemoved(t *testing.T) {
+	t.Parallel()
 	b := newBrowserEnv(t)
 	p := b.page(t, b.url("localhost", "/login?lang=es"))
 	assert.Equal(t, "/login", path(p))
@@ -223,6 +254,7 @@ func TestInChromiumLangEsSwitchesTheLanguageAndIsRemoved(t *testing.T) {
 }
 
 func TestInChromiumNorthwindShowsItsOwnBrandLanguagesAndTermsGate(t *testing.T) {
+	t.Parallel()
 	b := newBrowserEnv(t)
 	p := b.page(t, b.url("northwind.localhost", "/join"))
 	assert.Equal(t, "Create your account · Northwind Rewards - development", p.MustInfo().Title)
@@ -255,6 +287,7 @@ func TestInChromiumNorthwindShowsItsOwnBrandLanguagesAndTermsGate(t *testing.T) 
 }
 
 func TestInChromiumTheErrorPageShowsItsQueryParameters(t *testing.T) {
+	t.Parallel()
 	b := newBrowserEnv(t)
 	p := b.page(t, b.url("localhost", "/error?title=Lost&desc=Nothing+here&btn=Go+home"))
 	assert.Equal(t, "Lost", p.MustElement("h1").MustText())

@@ -71,6 +71,7 @@ func TestCampaignsValidateListsEveryProblemWithFileLineAndPathWithoutADatabase(t
 }
 
 func TestCampaignsValidateSaysOkForEachGoodFileAndFailsForABadOne(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	good := writeCampaignTestFile(t, dir, "good.yaml", cliCampaign)
 	bad := writeCampaignTestFile(t, dir, "bad.json", `{"uuid": "x"}`)
@@ -90,6 +91,7 @@ func TestCampaignsValidateSaysOkForEachGoodFileAndFailsForABadOne(t *testing.T) 
 }
 
 func TestCampaignsValidateWithoutFilesShowsTheUsage(t *testing.T) {
+	t.Parallel()
 	err := run(context.Background(), []string{"campaigns", "validate"}, quietCLILog())
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "usage: canvass campaigns validate FILE...")
@@ -132,6 +134,7 @@ func TestCampaignsImportLoadsThePanelsCampaignsAndRefusesABatchWithABadFile(t *t
 }
 
 func TestCampaignsImportNeedsAPanelAndFiles(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"campaigns"},
 		{"campaigns", "import"},

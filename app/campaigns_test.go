@@ -92,6 +92,7 @@ func (e *env) addCampaigns(n int) []string {
 }
 
 func TestTheDemoMembersFeedListsQuickPollAtFiftyCents(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.member()
 		f := decodeFeed(t, c.postJSON("/api/v3/campaigns/paged?page=first&pageSize=50&mode=list", "[]"))
@@ -120,6 +121,7 @@ func TestTheDemoMembersFeedListsQuickPollAtFiftyCents(t *testing.T) {
 }
 
 func TestTheFeedAPIPagesWithASkipListAndNeverRepeatsAGuid(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		extra := e.addCampaigns(5)
 		c := e.member()
@@ -150,6 +152,7 @@ func TestTheFeedAPIPagesWithASkipListAndNeverRepeatsAGuid(t *testing.T) {
 }
 
 func TestBadFeedRequestsAnswer400InTheSpecsErrorShape(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.member()
 		for _, target := range []string{
@@ -179,6 +182,7 @@ func TestBadFeedRequestsAnswer400InTheSpecsErrorShape(t *testing.T) {
 }
 
 func TestEveryCampaignCallIsPrivateAndBlindToOtherPanels(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		mine := e.campaignID("demo", "Quick poll")
 		theirs := e.campaignID("northwind", northwindCampaignName(t, e))
@@ -240,6 +244,7 @@ func northwindCampaignName(t *testing.T, e *env) string {
 }
 
 func TestSeenSkipAndReportChangeTheFeedAndTheReports(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.member()
 		poll := e.campaignID("demo", "Quick poll")
@@ -299,6 +304,7 @@ func northwindless(t *testing.T, e *env, not string) string {
 }
 
 func TestANewMemberIsSentToTheWelcomeCampaignFirst(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.client("localhost")
 		c.get("/join")
@@ -343,6 +349,7 @@ func cardsOf(body string) []string {
 }
 
 func TestTheFeedPageLoadsMoreWithHtmxAndWithAPlainLink(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		extra := e.addCampaigns(12)
 		c := e.member()
@@ -374,6 +381,7 @@ func TestTheFeedPageLoadsMoreWithHtmxAndWithAPlainLink(t *testing.T) {
 }
 
 func TestTheEndOfTheFeedRecordsTheEventThroughTheTrackingImage(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.member()
 		page := c.get("/feed?filter=competitions")
@@ -406,6 +414,7 @@ func TestTheEndOfTheFeedRecordsTheEventThroughTheTrackingImage(t *testing.T) {
 }
 
 func TestHidingAndReportingFromACardWorkWithAndWithoutJavaScript(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.member()
 		cards := cardsOf(c.get("/feed").Body)
@@ -446,6 +455,7 @@ func TestHidingAndReportingFromACardWorkWithAndWithoutJavaScript(t *testing.T) {
 }
 
 func TestTheSurveyScreenShowsTheInvitationAndMarksItSeen(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.member()
 		poll := e.campaignID("demo", "Quick poll")

@@ -29,6 +29,7 @@ func (e *env) withCaptcha(t *testing.T, mode string) *localcaptcha.Server {
 }
 
 func TestAPanelThatAlwaysAsksForACaptchaChecksItOnJoinLoginAndForgotPassword(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		srv := e.withCaptcha(t, "always")
 		c := e.client("localhost")
@@ -84,6 +85,7 @@ func TestAPanelThatAlwaysAsksForACaptchaChecksItOnJoinLoginAndForgotPassword(t *
 }
 
 func TestACaptchaAskedForAfterFailuresAppearsOnceAnIPHasFailedThreeTimes(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		srv := e.withCaptcha(t, "after_failures")
 		c := e.client("localhost")
@@ -104,6 +106,7 @@ func TestACaptchaAskedForAfterFailuresAppearsOnceAnIPHasFailedThreeTimes(t *test
 }
 
 func TestATenantFileWithABadSignInOrCaptchaPartChangesNothing(t *testing.T) {
+	t.Parallel()
 	cases := map[string]struct {
 		signIn  accounts.SignInSpec
 		captcha *accounts.CaptchaSpec
@@ -123,6 +126,7 @@ func TestATenantFileWithABadSignInOrCaptchaPartChangesNothing(t *testing.T) {
 }
 
 func TestProviderSecretsAreSealedAtRest(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		e.withLocalSignIn(t)
 		e.withCaptcha(t, "always")

@@ -55,6 +55,7 @@ type changedJSON struct {
 }
 
 func TestCanChangeInstanceOffersTheOperatorsPanelsOfTheSameInstanceWithTheBalanceRule(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.member()
 		none := decodeJSON[canChangeJSON](t, c.get("/ah/api/v1/can-change-instance"), http.StatusOK)
@@ -84,6 +85,7 @@ func TestCanChangeInstanceOffersTheOperatorsPanelsOfTheSameInstanceWithTheBalanc
 }
 
 func TestAMoveTheBalanceRuleOrTheOperatorForbidsChangesNothing(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		e.instanceSiblings(t)
 		c := e.member()
@@ -122,6 +124,7 @@ func TestAMoveTheBalanceRuleOrTheOperatorForbidsChangesNothing(t *testing.T) {
 }
 
 func TestAMemberMovesToAnotherPanelWithTheirBalanceInOneGo(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		ctx := context.Background()
 		e.instanceSiblings(t)
@@ -195,6 +198,7 @@ func TestAMemberMovesToAnotherPanelWithTheirBalanceInOneGo(t *testing.T) {
 }
 
 func TestTheSettingsPageMovesTheMemberAndOpensTheNewPanel(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		e.instanceSiblings(t)
 		c := e.member()

@@ -23,6 +23,7 @@ const brokenIsland = `() => {
 const scriptError = `() => window.dispatchEvent(new ErrorEvent('error', { message: 'Script error.', filename: '', lineno: 0, colno: 0 }))`
 
 func TestInChromiumAnIslandsErrorIsReportedOnceAndScriptErrorNever(t *testing.T) {
+	t.Parallel()
 	b := newBrowserEnv(t)
 	for _, tc := range []struct {
 		panel, host string

@@ -38,6 +38,7 @@ func (e *env) clientReports(t *testing.T, panelKey string) []clientreports.Liste
 const typeErrorReport = `{"href":"http://localhost/feed","name":"TypeError","message":"x is undefined","source":"http://localhost/static/dist/main.js","stack":"TypeError: x is undefined\n    at f (main.js:3:7)","lineno":3,"colno":7}`
 
 func TestAClientErrorIsStoredWithItsPanelMemberRequestAndApp(t *testing.T) {
+	t.Parallel()
 	eachDialectWith(t, withoutJobWorkers(), func(t *testing.T, e *env) {
 		member := e.member()
 		res := member.reportClientError("error", typeErrorReport, member.cookie("pp-token"))
@@ -67,6 +68,7 @@ func TestAClientErrorIsStoredWithItsPanelMemberRequestAndApp(t *testing.T) {
 }
 
 func TestAnIdenticalClientErrorIsCountedNotStoredAgain(t *testing.T) {
+	t.Parallel()
 	eachDialectWith(t, withoutJobWorkers(), func(t *testing.T, e *env) {
 		c := e.client("localhost")
 		c.get("/login")
@@ -87,6 +89,7 @@ func TestAnIdenticalClientErrorIsCountedNotStoredAgain(t *testing.T) {
 }
 
 func TestARefusedClientReportSaysWhyInTheErrorShapeAndStoresNothing(t *testing.T) {
+	t.Parallel()
 	eachDialectWith(t, withoutJobWorkers(), func(t *testing.T, e *env) {
 		c := e.client("localhost")
 		c.get("/login")
@@ -132,6 +135,7 @@ func TestARefusedClientReportSaysWhyInTheErrorShapeAndStoresNothing(t *testing.T
 }
 
 func TestClientReportsAreRateLimitedPerTokenAndPerAddress(t *testing.T) {
+	t.Parallel()
 	eachDialectWith(t, withoutJobWorkers(), func(t *testing.T, e *env) {
 		member := e.member()
 		token := member.cookie("pp-token")

@@ -87,6 +87,7 @@ func (e *env) givePersonalData(t *testing.T, c *client) {
 }
 
 func TestClosingAnAccountLeavesNoPersonalDataAndKeepsTheLedger(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		ctx := context.Background()
 		panel, pid := e.demoParticipant()
@@ -169,6 +170,7 @@ func (e *env) lastMailTo(t *testing.T, to string) mailertest.Received {
 }
 
 func TestClosingNeedsTheSpecsReasonAndThePasswordAndOtherwiseChangesNothing(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.member()
 		c.header.Set("pp-token", c.cookie("pp-token"))
@@ -215,6 +217,7 @@ func TestClosingNeedsTheSpecsReasonAndThePasswordAndOtherwiseChangesNothing(t *t
 }
 
 func TestAMemberWithoutAPasswordClosesThroughTheMailedLink(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.apiMember("localhost", "social@demo.test")
 		pid := c.participantID(t)
@@ -256,6 +259,7 @@ func TestAMemberWithoutAPasswordClosesThroughTheMailedLink(t *testing.T) {
 }
 
 func TestTheSettingsPageClosesTheAccountAfterThePasswordAndTheTick(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		_, pid := e.demoParticipant()
 		var payout int64

@@ -42,6 +42,7 @@ func invitationOf(t *testing.T, res *response) map[string]any {
 }
 
 func TestTheThankYouOfACompletedCompetitionInvitesIntoTheDrawAndKeepsTheDecision(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		drawAt := time.Now().UTC().AddDate(0, 1, 0).Truncate(time.Second)
 		id := e.importDraw(t, drawAt)
@@ -94,6 +95,7 @@ func TestTheThankYouOfACompletedCompetitionInvitesIntoTheDrawAndKeepsTheDecision
 }
 
 func TestACompetitionWhoseDrawDateHasPassedSaysTheDrawHasClosed(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		id := e.importDraw(t, time.Now().UTC().Add(-time.Hour).Truncate(time.Second))
 		c := e.member()
@@ -108,6 +110,7 @@ func TestACompetitionWhoseDrawDateHasPassedSaysTheDrawHasClosed(t *testing.T) {
 }
 
 func TestACompetitionDrawnBeforeItsDateSaysTheDrawHasClosed(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		id := e.importDraw(t, time.Now().UTC().AddDate(0, 1, 0).Truncate(time.Second))
 		c := e.member()

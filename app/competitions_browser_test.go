@@ -19,6 +19,7 @@ func competitionRows(p *rod.Page) []string {
 }
 
 func TestInChromiumAMemberEntersACompetitionOnTheThankYouPageAndFindsItUnderCompetitions(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name     string
 		noScript bool

@@ -58,6 +58,7 @@ func (e *env) competitionsCLI(args ...string) (string, error) {
 }
 
 func TestOperatorsDrawTheDemoCompetitionEarlyAndVerifyIt(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.member()
 		id := e.campaignID("demo", "Summer travel prize draw")
@@ -128,6 +129,7 @@ func TestOperatorsDrawTheDemoCompetitionEarlyAndVerifyIt(t *testing.T) {
 }
 
 func TestTheAutomaticDrawJobDrawsADueCompetitionThatAsksForItOnceAndItVerifies(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		ctx := context.Background()
 		c := e.member()

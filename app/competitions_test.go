@@ -75,6 +75,7 @@ func refused(t *testing.T, res *response, status int, message, code string) {
 }
 
 func TestTheDemoMemberCompletesTheTravelCompetitionAndEntersItsDrawThroughTheAPI(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.member()
 		id := e.campaignID("demo", "Summer travel prize draw")
@@ -140,6 +141,7 @@ func TestTheDemoMemberCompletesTheTravelCompetitionAndEntersItsDrawThroughTheAPI
 }
 
 func TestANorthwindMemberDeclinesTheSpringCompetitionThenEntersAfterAll(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.northwindMember()
 		id := e.campaignID("northwind", "Spring prize draw")
@@ -171,6 +173,7 @@ func TestANorthwindMemberDeclinesTheSpringCompetitionThenEntersAfterAll(t *testi
 }
 
 func TestCompetitionCallsRefuseStrangersOtherPanelsOtherCampaignsAndClosedDraws(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		id := e.campaignID("demo", "Summer travel prize draw")
 		x := campaigns.CompetitionID(id)

@@ -32,6 +32,7 @@ func accepting(enc string) http.Header {
 }
 
 func TestPagesAndAPIAnswersAreCompressedAsTheClientAccepts(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	member := e.member()
 	targets := []struct {
@@ -84,6 +85,7 @@ func TestPagesAndAPIAnswersAreCompressedAsTheClientAccepts(t *testing.T) {
 }
 
 func TestWhatMustNotBeCompressedIsNot(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	member := e.member()
 	const browser = "gzip, deflate, br, zstd"
@@ -156,6 +158,7 @@ func TestWhatMustNotBeCompressedIsNot(t *testing.T) {
 var csrfMetaRE = regexp.MustCompile(`<meta name="csrf-token" content="([^"]+)"`)
 
 func TestPagesCarryADifferentlyMaskedCSRFTokenThatFormsMaySend(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	c := e.client("localhost")
 	var rendered []string
@@ -178,6 +181,7 @@ func TestPagesCarryADifferentlyMaskedCSRFTokenThatFormsMaySend(t *testing.T) {
 // (go test -run TestDeliveredSizes -v ./app/). The gains are asserted loosely; the figures vary
 // with the demo data.
 func TestDeliveredSizes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	member := e.member()
 	poll := e.campaignID("demo", "Quick poll")

@@ -8,6 +8,7 @@ import (
 )
 
 func TestMetricsAddressAndTrustedProxiesAreCheckedAtStart(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name        string
 		env         map[string]string

@@ -9,6 +9,7 @@ import (
 )
 
 func TestAConfigurationValueThatCannotBeUsedIsRefusedByName(t *testing.T) {
+	t.Parallel()
 	base := map[string]string{"CANVASS_ENV": "development"}
 	cases := []struct {
 		name, key, value, want string
@@ -40,6 +41,7 @@ func TestAConfigurationValueThatCannotBeUsedIsRefusedByName(t *testing.T) {
 }
 
 func TestThePanelCacheTimeDefaultsToAMinuteAndTakesAnyPositiveDuration(t *testing.T) {
+	t.Parallel()
 	for value, want := range map[string]time.Duration{"": time.Minute, "5s": 5 * time.Second, "2m30s": 150 * time.Second} {
 		cfg, err := LoadConfig(func(k string) string {
 			switch k {
@@ -56,6 +58,7 @@ func TestThePanelCacheTimeDefaultsToAMinuteAndTakesAnyPositiveDuration(t *testin
 }
 
 func TestUploadsGoUnderDataUnlessConfiguredAndTheUnsubscribeMailboxIsOptional(t *testing.T) {
+	t.Parallel()
 	cfg, err := LoadConfig(func(k string) string {
 		if k == "CANVASS_ENV" {
 			return "development"
@@ -82,6 +85,7 @@ func TestUploadsGoUnderDataUnlessConfiguredAndTheUnsubscribeMailboxIsOptional(t 
 }
 
 func TestTheConsoleHostDefaultsToConsoleLocalhostAndIsComparedInLowerCase(t *testing.T) {
+	t.Parallel()
 	for value, want := range map[string]string{"": "console.localhost", "Console.Example.COM": "console.example.com", "ops.panel.example": "ops.panel.example"} {
 		cfg, err := LoadConfig(func(k string) string {
 			switch k {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"maps"
 	"net/http"
 	"slices"
@@ -43,6 +44,7 @@ func consoleEnrol(t *testing.T, p *rod.Page) string {
 }
 
 func TestInChromiumTheDemoOwnerEnrolsTOTPAddsAnEditorAndSeesItInTheAuditLog(t *testing.T) {
+	t.Parallel()
 	b := newBrowserEnv(t)
 	p := b.page(t, b.url(consoleHost, "/console/"))
 	assert.Equal(t, "/console/login", path(p), "signed out, the console asks for a sign-in")
@@ -137,12 +139,10 @@ func consoleWalked() (pages []string, skipped map[string]string) {
 // TestInChromiumAxeFindsNoWCAGViolationOnAnyConsolePageInAnyLanguageOrWidth is the
 // accessibility walk of the operator console (its own host, its own pages, its language from
 // the browser's): axe-core (WCAG 2.0-2.2 A and AA) and the reflow check on every console page
-// and its refusals, in every language of the app, at a phone's and a laptop's width. A console
-// GET route neither walked nor skipped fails it.
+// and its refusals, in every language of the app: at a phone's and a laptop's width in English,
+// at the phone's in the others. A console GET route neither walked nor skipped fails it.
 func TestInChromiumAxeFindsNoWCAGViolationOnAnyConsolePageInAnyLanguageOrWidth(t *testing.T) {
-	src := axeSource(t)
-	b := newBrowserEnv(t)
-
+	t.Parallel()
 	var routes []string
 	for _, r := range newEnv(t, "sqlite").app.Console.Routes() {
 		// The JSON API under console.APIPrefix renders no pages (the matrix and API tests cover it).
@@ -161,84 +161,94 @@ func TestInChromiumAxeFindsNoWCAGViolationOnAnyConsolePageInAnyLanguageOrWidth(t
 		assert.Contains(t, routes, r, "the console's walk names a route the console has")
 	}
 
+	// Each language is a walk of its own, side by side: its own server and database. English,
+	// the console's default, at both widths; the others at the phone's (a11yWidthsIn).
+	for _, lang := range []string{"en", "es", "ru", "zh"} {
+		t.Run(lang, func(t *testing.T) {
+			t.Parallel()
+			consoleWalk(t, lang)
+		})
+	}
+}
+
+// consoleWalk is the console's accessibility walk in one language, signed in as an owner of
+// both demo panels.
+func consoleWalk(t *testing.T, lang string) {
+	b := newBrowserEnv(t)
 	ctx := t.Context()
 	demo, err := b.app.Tenancy.PanelByKey(ctx, "demo")
 	require.NoError(t, err)
 	northwind, err := b.app.Tenancy.PanelByKey(ctx, "northwind")
 	require.NoError(t, err)
-	w := &a11yWalk{t: t, b: b, src: src, took: map[string]time.Duration{}, states: map[string]bool{}, pages: map[string]bool{}}
+	start := time.Now()
+	w := &a11yWalk{t: t, b: b, src: axeSource(t), lang: lang, widths: a11yWidthsIn(lang, "en"),
+		took: map[string]time.Duration{}, states: map[string]bool{}, pages: map[string]bool{}}
 	tn := &a11yTenant{key: "console", host: consoleHost, name: "Console"}
-	for _, lang := range []string{"en", "es", "ru", "zh"} {
-		w.lang = lang
-		// An owner of both demo panels per language: each enrols TOTP once.
-		email := "axe-" + lang + "@ops.demo.test"
-		for _, id := range []string{demo.ID, northwind.ID} {
-			_, err := b.app.Console.Service().AddOperator(ctx, console.CLI, email, console.RoleOwner, id, "axe-password-1")
-			require.NoError(t, err)
-		}
-		page := b.page(t, "about:blank").CancelTimeout()
-		// The console's language is the browser's.
-		ua := page.MustEval(`() => navigator.userAgent`).String()
-		require.NoError(t, proto.EmulationSetUserAgentOverride{UserAgent: ua, AcceptLanguage: lang}.Call(page))
-		s := &a11ySession{tenant: tn, who: "operator", page: page}
-		p := s.p()
-
-		w.open(s, "/console/login")
-		w.check(s, "console: login")
-		consoleSignIn(p, email, "not-the-password")
-		w.check(s, "console: login, refused")
-		consoleSignIn(s.p(), email, "axe-password-1")
-		require.Equal(t, "/console/", path(s.p()))
-		w.check(s, "console: home, without TOTP")
-
-		w.open(s, "/console/totp/enrol")
-		w.check(s, "console: enrol TOTP")
-		fill(s.p(), map[string]string{"#f-code": "000000"})
-		w.submit(s, "form[action='/console/totp/enrol'] button[type=submit]")
-		w.check(s, "console: enrol TOTP, refused")
-		w.open(s, "/console/totp/enrol")
-		secret := consoleEnrol(t, s.p())
-		w.check(s, "console: recovery codes")
-
-		w.open(s, "/console/")
-		w.check(s, "console: home")
-		w.open(s, "/console/panels/demo/operators")
-		w.check(s, "console: operators")
-		fill(s.p(), map[string]string{"#f-email": "axe-added-" + lang + "@example.test"})
-		w.submit(s, "form[action='/console/panels/demo/operators'] button[type=submit]")
-		w.check(s, "console: operators, one added")
-		fill(s.p(), map[string]string{"#f-email": "not-an-email"})
-		// The browser's own check would stop an invalid address before the server sees it.
-		s.p().MustEval(`() => document.querySelectorAll('form').forEach((f) => f.noValidate = true)`)
-		w.submit(s, "form[action='/console/panels/demo/operators'] button[type=submit]")
-		w.check(s, "console: operators, refused")
-		w.open(s, "/console/audit")
-		w.check(s, "console: audit log")
-		w.open(s, "/console/audit?panel=northwind")
-		w.check(s, "console: audit log of a panel")
-		w.open(s, "/console/audit?panel=no-such-panel")
-		w.check(s, "console: not found")
-		for _, name := range slices.Sorted(maps.Keys(consoleParts)) {
-			consoleParts[name].visit(t, w, s)
-		}
-
-		// Signed out, the second step of a sign-in.
-		w.open(s, "/console/")
-		w.submit(s, "form[action='/console/logout'] button[type=submit]")
-		consoleSignIn(s.p(), email, "axe-password-1")
-		require.Equal(t, "/console/login/totp", path(s.p()))
-		w.check(s, "console: TOTP step")
-		fill(s.p(), map[string]string{"#f-code": "000000"})
-		w.submit(s, "form[action='/console/login/totp'] button[type=submit]")
-		w.check(s, "console: TOTP step, refused")
-		code, err := totp.GenerateCode(secret, time.Now())
+	// An owner of both demo panels per language: each enrols TOTP once.
+	email := "axe-" + lang + "@ops.demo.test"
+	for _, id := range []string{demo.ID, northwind.ID} {
+		_, err := b.app.Console.Service().AddOperator(ctx, console.CLI, email, console.RoleOwner, id, "axe-password-1")
 		require.NoError(t, err)
-		fill(s.p(), map[string]string{"#f-code": code})
-		w.submit(s, "form[action='/console/login/totp'] button[type=submit]")
-		assert.Equal(t, "/console/", path(s.p()))
 	}
-	t.Logf("axe checked %d console page states in 4 languages: %d axe runs", len(w.pages), w.runs)
-	if len(w.findings) > 0 {
-		t.Errorf("%s", a11yReport(w.findings))
+	page := b.page(t, "about:blank").CancelTimeout()
+	// The console's language is the browser's.
+	ua := page.MustEval(`() => navigator.userAgent`).String()
+	require.NoError(t, proto.EmulationSetUserAgentOverride{UserAgent: ua, AcceptLanguage: lang}.Call(page))
+	s := &a11ySession{tenant: tn, who: "operator", page: page}
+	p := s.p()
+
+	w.open(s, "/console/login")
+	w.check(s, "console: login")
+	consoleSignIn(p, email, "not-the-password")
+	w.check(s, "console: login, refused")
+	consoleSignIn(s.p(), email, "axe-password-1")
+	require.Equal(t, "/console/", path(s.p()))
+	w.check(s, "console: home, without TOTP")
+
+	w.open(s, "/console/totp/enrol")
+	w.check(s, "console: enrol TOTP")
+	fill(s.p(), map[string]string{"#f-code": "000000"})
+	w.submit(s, "form[action='/console/totp/enrol'] button[type=submit]")
+	w.check(s, "console: enrol TOTP, refused")
+	w.open(s, "/console/totp/enrol")
+	secret := consoleEnrol(t, s.p())
+	w.check(s, "console: recovery codes")
+
+	w.open(s, "/console/")
+	w.check(s, "console: home")
+	w.open(s, "/console/panels/demo/operators")
+	w.check(s, "console: operators")
+	fill(s.p(), map[string]string{"#f-email": "axe-added-" + lang + "@example.test"})
+	w.submit(s, "form[action='/console/panels/demo/operators'] button[type=submit]")
+	w.check(s, "console: operators, one added")
+	fill(s.p(), map[string]string{"#f-email": "not-an-email"})
+	// The browser's own check would stop an invalid address before the server sees it.
+	s.p().MustEval(`() => document.querySelectorAll('form').forEach((f) => f.noValidate = true)`)
+	w.submit(s, "form[action='/console/panels/demo/operators'] button[type=submit]")
+	w.check(s, "console: operators, refused")
+	w.open(s, "/console/audit")
+	w.check(s, "console: audit log")
+	w.open(s, "/console/audit?panel=northwind")
+	w.check(s, "console: audit log of a panel")
+	w.open(s, "/console/audit?panel=no-such-panel")
+	w.check(s, "console: not found")
+	for _, name := range slices.Sorted(maps.Keys(consoleParts)) {
+		consoleParts[name].visit(t, w, s)
 	}
+
+	// Signed out, the second step of a sign-in.
+	w.open(s, "/console/")
+	w.submit(s, "form[action='/console/logout'] button[type=submit]")
+	consoleSignIn(s.p(), email, "axe-password-1")
+	require.Equal(t, "/console/login/totp", path(s.p()))
+	w.check(s, "console: TOTP step")
+	fill(s.p(), map[string]string{"#f-code": "000000"})
+	w.submit(s, "form[action='/console/login/totp'] button[type=submit]")
+	w.check(s, "console: TOTP step, refused")
+	code, err := totp.GenerateCode(secret, time.Now())
+	require.NoError(t, err)
+	fill(s.p(), map[string]string{"#f-code": code})
+	w.submit(s, "form[action='/console/login/totp'] button[type=submit]")
+	assert.Equal(t, "/console/", path(s.p()))
+	w.finish(fmt.Sprintf("%d console page states in %s at %v px", len(w.pages), lang, w.widths), start, 0)
 }

@@ -32,6 +32,7 @@ func editorStatus(p *rod.Page, want string) string {
 var scheduledDoc = strings.Replace(consoleCampaignDoc, "estimated_minutes: 2", "estimated_minutes: 2\nopens_at: \"2099-01-01T00:00:00Z\"", 1)
 
 func TestInChromiumAnEditorEditsACampaignWithASchemaErrorSeesItInlineFixesItPreviewsItInSpanishAndOpensIt(t *testing.T) {
+	t.Parallel()
 	b := newBrowserEnv(t)
 	p := b.page(t, b.url(consoleHost, "/console/login"))
 	consoleSignIn(p, "editor@ops.demo.test", "console-editor-1")
@@ -85,6 +86,7 @@ func TestInChromiumAnEditorEditsACampaignWithASchemaErrorSeesItInlineFixesItPrev
 }
 
 func TestInChromiumWithoutJavaScriptAnEditorSavesACampaignWithAnErrorSeesItsLineAndFixesIt(t *testing.T) {
+	t.Parallel()
 	b := newBrowserEnv(t)
 	p := b.page(t, "about:blank")
 	withoutJavaScript(t, p)

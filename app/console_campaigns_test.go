@@ -63,6 +63,7 @@ func (e *env) editorClient(t *testing.T) *client {
 }
 
 func TestAnEditorSavesACampaignWithASchemaErrorFixesItOpensClosesAndDuplicatesIt(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.editorClient(t)
 		base := "/console/panels/demo/campaigns"
@@ -125,6 +126,7 @@ func TestAnEditorSavesACampaignWithASchemaErrorFixesItOpensClosesAndDuplicatesIt
 }
 
 func TestAnEditorImportsAFileAndEditsAQuotaLimit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	c := e.editorClient(t)
 	base := "/console/panels/demo/campaigns"
@@ -162,6 +164,7 @@ func TestAnEditorImportsAFileAndEditsAQuotaLimit(t *testing.T) {
 }
 
 func TestTheEditorsIslandChecksADocumentThroughTheValidatePage(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	c := e.editorClient(t)
 	base := "/console/panels/demo/campaigns"
@@ -197,6 +200,7 @@ type ValidationProblem struct {
 }
 
 func TestOnlyEditorsAndOwnersReachCampaignsAndAnotherPanelsCampaignIsHidden(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	nwCampaign := e.campaignID("northwind", northwindCampaignName(t, e))
 	poll := e.campaignID("demo", "Quick poll")
@@ -234,6 +238,7 @@ func TestOnlyEditorsAndOwnersReachCampaignsAndAnotherPanelsCampaignIsHidden(t *t
 }
 
 func TestTheFunnelAndTheListCountADemoMembersComplete(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	poll := e.campaignID("demo", "Quick poll")
 	m := e.member()
@@ -255,6 +260,7 @@ func TestTheFunnelAndTheListCountADemoMembersComplete(t *testing.T) {
 }
 
 func TestTheCampaignsAPIListsAuthorsOpensClosesDuplicatesAndPreviews(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	token := consoleAPIToken(t, e, "editor@ops.demo.test", "demo", console.ActionEditCampaigns, console.ActionPreview)
 	c := e.client(consoleHost)

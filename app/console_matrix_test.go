@@ -47,6 +47,7 @@ func matrixTarget(path, panel string) (target string, hasIDs bool) {
 // panel: 404, never telling it exists. An API token narrowed to fewer scopes is refused the
 // rest (403), and one made for another panel sees nothing here (404).
 func TestEveryConsoleRouteAllowsForbidsOrHidesAsEachRoleAndPanelRequire(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		svc := e.app.Console.Service()
 		_, err := svc.AddOperator(t.Context(), console.CLI, "owner-of-northwind@ops.test", console.RoleOwner, panelID(t, e, "northwind"), "matrix-owner-1")

@@ -78,6 +78,7 @@ func memberSignIn(b *browserEnv, p *rod.Page) {
 }
 
 func TestInChromiumSupportFindsAMemberSuspendsThemAndTheMemberIsShutOutUntilUnsuspended(t *testing.T) {
+	t.Parallel()
 	b := newBrowserEnv(t)
 	member := b.page(t, b.url("localhost", "/login"))
 	memberSignIn(b, member)

@@ -66,6 +66,7 @@ func lastAudit(t *testing.T, e *env, panelKey, action string) *console.AuditEntr
 }
 
 func TestSupportFindsADemoMemberByEmailUsernameOrIDAndOnlyTheirPanelsMembers(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	pid := memberID(t, e, "demo", DemoEmail)
 	require.NoError(t, e.db.Exec("UPDATE account_holders SET username = 'DemoFan' WHERE id = (SELECT account_holder_id FROM participants WHERE id = ?)", pid).Error)
@@ -108,6 +109,7 @@ func TestSupportFindsADemoMemberByEmailUsernameOrIDAndOnlyTheirPanelsMembers(t *
 }
 
 func TestAMemberOfAnotherPanelIsNotFoundThroughThisPanelsMemberPage(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		ana := memberID(t, e, "northwind", "ana@northwind.test")
 		owner := consoleAs(t, e, "owner@ops.demo.test", "console-owner-1")
@@ -124,6 +126,7 @@ func TestAMemberOfAnotherPanelIsNotFoundThroughThisPanelsMemberPage(t *testing.T
 }
 
 func TestTheMemberPageShowsProfileParticipationsLedgerRedemptionsMobileReferralsAndSessions(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	pid := memberID(t, e, "demo", DemoEmail)
 	m := e.client(demoHost)
@@ -150,6 +153,7 @@ func TestTheMemberPageShowsProfileParticipationsLedgerRedemptionsMobileReferrals
 }
 
 func TestSupportSuspendsAMemberWhoIsShutOutAndUnsuspendsThem(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		pid := memberID(t, e, "demo", DemoEmail)
 		page := memberPath("demo", pid)
@@ -214,6 +218,7 @@ func TestSupportSuspendsAMemberWhoIsShutOutAndUnsuspendsThem(t *testing.T) {
 }
 
 func TestSupportEndsEverySessionOfAMember(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	pid := memberID(t, e, "demo", DemoEmail)
 	page := memberPath("demo", pid)
@@ -242,6 +247,7 @@ func TestSupportEndsEverySessionOfAMember(t *testing.T) {
 }
 
 func TestSupportResendsTheValidationMailOnlyWhileTheEmailIsNotValidated(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	const jamie = "jamie@demo.test"
 	pid := memberID(t, e, "demo", jamie)
@@ -274,6 +280,7 @@ func TestSupportResendsTheValidationMailOnlyWhileTheEmailIsNotValidated(t *testi
 }
 
 func TestOnlyAnOwnerClosesAMembersAccountAndOnlyWithTheirEmailTyped(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		pid := memberID(t, e, "demo", DemoEmail)
 		page := memberPath("demo", pid)
@@ -314,6 +321,7 @@ func TestOnlyAnOwnerClosesAMembersAccountAndOnlyWithTheirEmailTyped(t *testing.T
 }
 
 func TestEditorAndFinanceMayNotReadOrActOnMembers(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	pid := memberID(t, e, "demo", DemoEmail)
 	for _, op := range []struct{ email, password string }{
@@ -347,6 +355,7 @@ type memberActionJSON struct {
 }
 
 func TestEveryMembersOperationIsAlsoAJSONAPICallWithAToken(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		pid := memberID(t, e, "demo", DemoEmail)
 		api := e.client(consoleHost)

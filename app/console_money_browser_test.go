@@ -105,6 +105,7 @@ func moneyA11yVisit(t *testing.T, w *a11yWalk, s *a11ySession) {
 // The member redeems in the member app; finance approves and pays it on the console host;
 // the member's redemptions show it paid.
 func TestInChromiumFinanceApprovesAndPaysARedemptionAndTheMemberSeesItPaid(t *testing.T) {
+	t.Parallel()
 	b := newBrowserEnv(t)
 	member := b.signedInFeed(t, true)
 	member.MustNavigate(b.url("localhost", "/redemptions")).MustWaitLoad()

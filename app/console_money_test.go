@@ -89,6 +89,7 @@ func outcomes(body string) map[string]string {
 }
 
 func TestFinanceApprovesRejectsAndPaysRedemptionsEachOnceAndAudited(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		a := e.demoRedemption("20.00", "paypal")
 		b := e.demoRedemption("20.00", "paypal")
@@ -160,6 +161,7 @@ func (e *env) events(id string) []redemptions.Event {
 }
 
 func TestABulkActionReportsWhatHappenedToEachRedemption(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		pending := e.demoRedemption("20.00", "paypal")
 		approved := e.demoRedemption("20.00", "paypal")
@@ -199,6 +201,7 @@ func TestABulkActionReportsWhatHappenedToEachRedemption(t *testing.T) {
 }
 
 func TestOnlyFinanceAndOwnersReachMoneyAndAnotherPanelsRedemptionIsNotFound(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	foreign := e.northwindRedemption()
 	pages := []string{"/console/panels/demo/redemptions", "/console/panels/demo/ledger", "/console/panels/demo/competitions", "/console/panels/demo/summary", "/console/panels/demo/summary.csv"}
@@ -227,6 +230,7 @@ func TestOnlyFinanceAndOwnersReachMoneyAndAnotherPanelsRedemptionIsNotFound(t *t
 }
 
 func TestARevealShowsPayoutDetailsInItsAnswerOnlyAndIsAudited(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	r := e.demoRedemption("20.00", "paypal")
 	c := e.financeClient()
@@ -255,6 +259,7 @@ func TestARevealShowsPayoutDetailsInItsAnswerOnlyAndIsAudited(t *testing.T) {
 var adjustKeyRE = regexp.MustCompile(`name="key" value="([^"]+)"`)
 
 func TestALedgerAdjustmentSentTwiceAdjustsOnce(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.financeClient()
 		_, pid := e.demoParticipant()
@@ -316,6 +321,7 @@ func TestALedgerAdjustmentSentTwiceAdjustsOnce(t *testing.T) {
 }
 
 func TestFinanceDrawsACompetitionEarlyOnlyWhenConfirmedAndVerifiesItsProof(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		m := e.member()
 		id := e.campaignID("demo", "Summer travel prize draw")
@@ -387,6 +393,7 @@ func sumCSV(t *testing.T, body, kind string) (rows, total int64) {
 }
 
 func TestTheDailySummaryCSVTotalsAreTheLedgers(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		ctx := context.Background()
 		paid := e.demoRedemption("20.00", "paypal")
@@ -430,6 +437,7 @@ func TestTheDailySummaryCSVTotalsAreTheLedgers(t *testing.T) {
 }
 
 func TestEveryMoneyActionIsAnAPICallWithAToken(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		a := e.demoRedemption("20.00", "paypal")
 		b := e.demoRedemption("20.00", "paypal")

@@ -78,6 +78,7 @@ func ctaOf(p *rod.Page) string {
 }
 
 func TestInChromiumAnOwnerChangesAThemeColourPreviewsItSavesItAndTheMemberFeedChanges(t *testing.T) {
+	t.Parallel()
 	b := newBrowserEnv(t)
 	member := b.page(t, b.url("localhost", "/login"))
 	fill(member, map[string]string{"#f-email": DemoEmail, "#f-password": DemoPassword})

@@ -57,6 +57,7 @@ func demoSettingsForm() url.Values {
 }
 
 func TestAnOwnerEditsAPanelsSettingsAndABadDomainOrLanguageIsRefusedWithNothingSaved(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := ownerConsole(t, e)
 		page := c.get("/console/panels/demo/settings")
@@ -153,6 +154,7 @@ func themeForm(spec tenancy.PanelSpec, op string, changes map[string]string) url
 }
 
 func TestAnOwnerPreviewsThenSavesAThemeAndTheMemberFeedServesItAtOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	c := ownerConsole(t, e)
 	spec, err := e.app.Tenancy.Spec(t.Context(), "demo")
@@ -193,6 +195,7 @@ func TestAnOwnerPreviewsThenSavesAThemeAndTheMemberFeedServesItAtOnce(t *testing
 }
 
 func TestAnUploadedLogoIsCheckedStoredAndServedOnThePanelsDomain(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	c := ownerConsole(t, e)
 	svg := []byte(`<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="#123456"/></svg>`)
@@ -251,6 +254,7 @@ func demoSecrets(t *testing.T, e *env) string {
 }
 
 func TestProviderCredentialsAreShownMaskedReplaceableAndNeverAudited(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	panelID := demoSecrets(t, e)
 	c := ownerConsole(t, e)
@@ -308,6 +312,7 @@ func TestProviderCredentialsAreShownMaskedReplaceableAndNeverAudited(t *testing.
 var fileProblemsRE = regexp.MustCompile(`(?s)<ul class="form-error" id="import-problems">(.*?)</ul>`)
 
 func TestAnExportedTenantFileHasNoSecretAndImportsBackToTheSamePanel(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		panelID := demoSecrets(t, e)
 		c := ownerConsole(t, e)
@@ -359,6 +364,7 @@ func TestAnExportedTenantFileHasNoSecretAndImportsBackToTheSamePanel(t *testing.
 }
 
 func TestOnlyAnOwnerOfThePanelReachesItsSetUp(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	demo, err := e.app.Tenancy.PanelByKey(t.Context(), "demo")
 	require.NoError(t, err)
@@ -400,6 +406,7 @@ func TestOnlyAnOwnerOfThePanelReachesItsSetUp(t *testing.T) {
 }
 
 func TestAnOwnerCreatesAPanelAndBecomesItsOwner(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := ownerConsole(t, e)
 		form := url.Values{"key": {"acme"}, "name": {"Acme Opinions"}, "currency_code": {"eur"}, "hosts": {"acme.localhost"}, "languages": {"en", "es"}, "default_language": {"es"}}
@@ -454,6 +461,7 @@ func TestAnOwnerCreatesAPanelAndBecomesItsOwner(t *testing.T) {
 }
 
 func TestThePanelsAPIReadsAndWritesWithATokenScopedToPanelEdit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	panelID := demoSecrets(t, e)
 	token := consoleAPIToken(t, e, "owner@ops.demo.test", "demo", console.ActionEditPanel)

@@ -49,6 +49,7 @@ func (c *client) consoleLogin(email, password, secret string) *response {
 }
 
 func TestTheConsoleIsServedOnItsHostAndNeverOnAPanelsDomain(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	cases := []struct {
 		name, host, path string
@@ -77,6 +78,7 @@ func TestTheConsoleIsServedOnItsHostAndNeverOnAPanelsDomain(t *testing.T) {
 }
 
 func TestAnOperatorLoginNeverTellsWhetherTheEmailExists(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	answer := func(email string) *response {
 		return e.client(consoleHost).consolePost("/console/login", "/console/login", url.Values{"email": {email}, "password": {"wrong-password-1"}})
@@ -95,6 +97,7 @@ func TestAnOperatorLoginNeverTellsWhetherTheEmailExists(t *testing.T) {
 }
 
 func TestConsoleLoginsAreRateLimited(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	c := e.client(consoleHost)
 	var last *response
@@ -108,6 +111,7 @@ func TestConsoleLoginsAreRateLimited(t *testing.T) {
 }
 
 func TestAConsoleFormWithoutItsTokenIsRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	c := e.client(consoleHost)
 	c.get("/console/login")
@@ -119,6 +123,7 @@ func TestAConsoleFormWithoutItsTokenIsRefused(t *testing.T) {
 }
 
 func TestAnOperatorEnrolsTOTPThenNeedsACodeOrARecoveryCodeOnce(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.client(consoleHost)
 		res := c.consoleLogin("owner@ops.demo.test", "console-owner-1", "")
@@ -168,6 +173,7 @@ func TestAnOperatorEnrolsTOTPThenNeedsACodeOrARecoveryCodeOnce(t *testing.T) {
 }
 
 func TestInProductionAnOperatorWithoutTOTPEnrolsBeforeAnythingElse(t *testing.T) {
+	t.Parallel()
 	cfg := testConfig("production")
 	e := newEnvWith(t, "sqlite", cfg)
 	c := e.client(consoleHost)
@@ -183,6 +189,7 @@ func TestInProductionAnOperatorWithoutTOTPEnrolsBeforeAnythingElse(t *testing.T)
 }
 
 func TestAnOwnerAddsAndRemovesAnOperatorAndTheAuditLogRecordsIt(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.client(consoleHost)
 		require.Equal(t, http.StatusSeeOther, c.consoleLogin("owner@ops.demo.test", "console-owner-1", "").StatusCode)
@@ -231,6 +238,7 @@ func TestAnOwnerAddsAndRemovesAnOperatorAndTheAuditLogRecordsIt(t *testing.T) {
 // every console route, as each role on its own panel (Canvass Demo) and on a panel it holds no
 // role on (Northwind) or that does not exist: allowed, 403 or 404.
 func TestEveryConsoleRouteAnswersEachRoleOnItsOwnPanelAndAnother(t *testing.T) {
+	t.Parallel()
 	type route struct {
 		method, path string
 		form         func(t *testing.T, e *env) url.Values

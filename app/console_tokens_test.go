@@ -49,6 +49,7 @@ func (c *client) consoleCall(method, target, token, jsonBody string) *response {
 var newTokenRE = regexp.MustCompile(`<code id="new-token"[^>]*>([^<]+)</code>`)
 
 func TestAnOperatorCreatesATokenSeesItOnceUsesItAndRevokesIt(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.client(consoleHost)
 		require.Equal(t, http.StatusSeeOther, c.consoleLogin("finance@ops.demo.test", "console-finance-1", "").StatusCode)
@@ -124,6 +125,7 @@ func mustTokens(t testing.TB, e *env, email string) []console.APIToken {
 }
 
 func TestATokenIsRefusedWhatItsScopesOrItsOperatorsRolesDoNotAllow(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	c := e.client(consoleHost)
 	cases := []struct {

@@ -47,6 +47,7 @@ func loadDemoCampaigns(t *testing.T, panelKey string) []demoCampaign {
 }
 
 func TestDemoCampaignFilesAreEachPanelsDocumentsSortedByName(t *testing.T) {
+	t.Parallel()
 	for key := range demoPanelLanguages() {
 		files, err := demoCampaignFiles(key)
 		require.NoError(t, err, key)
@@ -66,6 +67,7 @@ func TestDemoCampaignFilesAreEachPanelsDocumentsSortedByName(t *testing.T) {
 }
 
 func TestEveryDemoCampaignFileParses(t *testing.T) {
+	t.Parallel()
 	for key := range demoPanelLanguages() {
 		files, err := demoCampaignFiles(key)
 		require.NoError(t, err)
@@ -77,11 +79,13 @@ func TestEveryDemoCampaignFileParses(t *testing.T) {
 }
 
 func TestTheDemoPanelOffersAtLeastEightCampaignsAndNorthwindAtLeastFour(t *testing.T) {
+	t.Parallel()
 	assert.GreaterOrEqual(t, len(loadDemoCampaigns(t, "demo")), 8)
 	assert.GreaterOrEqual(t, len(loadDemoCampaigns(t, "northwind")), 4)
 }
 
 func TestTheDemoPanelsCampaignsTogetherUseEveryControl(t *testing.T) {
+	t.Parallel()
 	used := map[string]bool{}
 	for _, c := range loadDemoCampaigns(t, "demo") {
 		for _, q := range c.def.Questions {
@@ -94,6 +98,7 @@ func TestTheDemoPanelsCampaignsTogetherUseEveryControl(t *testing.T) {
 }
 
 func TestEachDemoPanelHasExactlyOneWelcomeCampaign(t *testing.T) {
+	t.Parallel()
 	for key := range demoPanelLanguages() {
 		var welcome []demoCampaign
 		for _, c := range loadDemoCampaigns(t, key) {
@@ -111,6 +116,7 @@ func TestEachDemoPanelHasExactlyOneWelcomeCampaign(t *testing.T) {
 }
 
 func TestTheDemoPanelHasAQuickPollOfOneRadioQuestionForFiftyCents(t *testing.T) {
+	t.Parallel()
 	var polls []*campaigns.Definition
 	for _, c := range loadDemoCampaigns(t, "demo") {
 		if c.def.Name["en"] == "Quick poll" {
@@ -127,6 +133,7 @@ func TestTheDemoPanelHasAQuickPollOfOneRadioQuestionForFiftyCents(t *testing.T) 
 }
 
 func TestTheDemoPanelHasScreenOutAndDisqualifyRoutes(t *testing.T) {
+	t.Parallel()
 	outcomes := map[string]bool{}
 	for _, c := range loadDemoCampaigns(t, "demo") {
 		for _, q := range c.def.Questions {
@@ -141,6 +148,7 @@ func TestTheDemoPanelHasScreenOutAndDisqualifyRoutes(t *testing.T) {
 }
 
 func TestTheDemoPanelHasACampaignWithAQuotaWithoutConditions(t *testing.T) {
+	t.Parallel()
 	found := false
 	for _, c := range loadDemoCampaigns(t, "demo") {
 		for _, q := range c.def.Quotas {
@@ -154,6 +162,7 @@ func TestTheDemoPanelHasACampaignWithAQuotaWithoutConditions(t *testing.T) {
 }
 
 func TestEachDemoPanelHasACompetitionThatInvitesToTheDraw(t *testing.T) {
+	t.Parallel()
 	for key := range demoPanelLanguages() {
 		var found []demoCampaign
 		for _, c := range loadDemoCampaigns(t, key) {
@@ -173,6 +182,7 @@ func TestEachDemoPanelHasACompetitionThatInvitesToTheDraw(t *testing.T) {
 }
 
 func TestDemoCampaignUUIDsAreUniqueAcrossBothPanels(t *testing.T) {
+	t.Parallel()
 	seen := map[string]string{}
 	for key := range demoPanelLanguages() {
 		for _, c := range loadDemoCampaigns(t, key) {
@@ -185,6 +195,7 @@ func TestDemoCampaignUUIDsAreUniqueAcrossBothPanels(t *testing.T) {
 }
 
 func TestTheDemoPanelShowsOffTheAuthoringFeatures(t *testing.T) {
+	t.Parallel()
 	has := map[string]bool{}
 	for _, c := range loadDemoCampaigns(t, "demo") {
 		d := c.def
@@ -210,6 +221,7 @@ func TestTheDemoPanelShowsOffTheAuthoringFeatures(t *testing.T) {
 }
 
 func TestEveryDemoTextExistsInEveryLanguageOfItsPanel(t *testing.T) {
+	t.Parallel()
 	for key, langs := range demoPanelLanguages() {
 		for _, c := range loadDemoCampaigns(t, key) {
 			assert.NotEmpty(t, c.def.Name, c.file)
@@ -226,6 +238,7 @@ func TestEveryDemoTextExistsInEveryLanguageOfItsPanel(t *testing.T) {
 }
 
 func TestEveryDemoImageIsASmallStaticSVGWithATitle(t *testing.T) {
+	t.Parallel()
 	for key := range demoPanelLanguages() {
 		for _, c := range loadDemoCampaigns(t, key) {
 			walkDemoImages(reflect.ValueOf(c.def), func(img *campaigns.Image) {

@@ -62,6 +62,7 @@ func (s containerStage) has(prefix string) []string {
 }
 
 func TestTheContainerImageIsStaticNonRootAndShellless(t *testing.T) {
+	t.Parallel()
 	stages := containerStages(t)
 	final := stages[len(stages)-1]
 	var build *containerStage
@@ -132,6 +133,7 @@ func unitSettings(t *testing.T, path string) map[string][]string {
 }
 
 func TestTheSystemdUnitIsHardenedAndWaitsForTheDrain(t *testing.T) {
+	t.Parallel()
 	unit := unitSettings(t, "../deploy/canvass.service")
 	for _, tc := range []struct {
 		key, want string

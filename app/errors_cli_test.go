@@ -13,6 +13,7 @@ import (
 )
 
 func TestErrorsCommandsRefuseBadArgumentsBeforeTouchingTheDatabase(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		args []string
@@ -55,6 +56,7 @@ func (e *env) errorsCLI(now time.Time, args ...string) (string, error) {
 }
 
 func TestAnOperatorSeesTheMostFrequentClientErrorsPerPanel(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		demo, nw := e.client("localhost"), e.client("northwind.localhost")
 		for range 3 {

@@ -55,6 +55,7 @@ func cardGUIDs(p *rod.Page) []string {
 }
 
 func TestInChromiumTheFeedLoadsMoreHidesAndReportsInPlace(t *testing.T) {
+	t.Parallel()
 	b := newBrowserEnv(t)
 	extra := b.addCampaigns(12)
 	p := b.signedInFeed(t, false)
@@ -102,6 +103,7 @@ func TestInChromiumTheFeedLoadsMoreHidesAndReportsInPlace(t *testing.T) {
 }
 
 func TestInChromiumWithoutJavaScriptTheFeedStillPagesHidesAndReports(t *testing.T) {
+	t.Parallel()
 	b := newBrowserEnv(t)
 	extra := b.addCampaigns(12)
 	p := b.signedInFeed(t, true)

@@ -24,6 +24,7 @@ func (c *client) follow(target string) (*response, []string) {
 }
 
 func TestNorthwindSendsANewMemberThroughTheTermsThenTheEmailGate(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.client("northwind.localhost")
 		c.get("/join")
@@ -63,6 +64,7 @@ func TestNorthwindSendsANewMemberThroughTheTermsThenTheEmailGate(t *testing.T) {
 }
 
 func TestTheDemoMemberPassesNoGate(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.client("localhost")
 		res := c.login(DemoEmail, DemoPassword)
@@ -75,6 +77,7 @@ func TestTheDemoMemberPassesNoGate(t *testing.T) {
 }
 
 func TestASuspendedMemberGoesToTheSuspendedPage(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.client("localhost")
 		c.login(DemoEmail, DemoPassword)

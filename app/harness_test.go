@@ -111,7 +111,9 @@ func startJobs(t testing.TB, app *App) {
 	})
 }
 
-// eachDialect runs fn on SQLite and, when configured, PostgreSQL.
+// eachDialect runs fn on SQLite and, when configured, PostgreSQL, side by side: each its own
+// database and app. A parallel subtest starts only once its parent's function has returned,
+// so a test that compares what the dialects saw does so in a t.Cleanup of the parent.
 func eachDialect(t *testing.T, fn func(t *testing.T, e *env)) {
 	eachDialectWith(t, testConfig("development"), fn)
 }
@@ -119,7 +121,10 @@ func eachDialect(t *testing.T, fn func(t *testing.T, e *env)) {
 // eachDialectWith is eachDialect with a config of the test's own.
 func eachDialectWith(t *testing.T, cfg Config, fn func(t *testing.T, e *env)) {
 	for _, d := range dbtest.Dialects(t) {
-		t.Run(string(d), func(t *testing.T) { fn(t, newEnvWith(t, d, cfg)) })
+		t.Run(string(d), func(t *testing.T) {
+			t.Parallel()
+			fn(t, newEnvWith(t, d, cfg))
+		})
 	}
 }
 

@@ -105,6 +105,7 @@ func apiRefusal(t *testing.T, res *response, field string) {
 // on SQLite, or a message without its parameter. Each is now the same 400 naming the field
 // on both databases, and nothing is stored.
 func TestHostileTextsFoundInReviewAreClear400sOnEveryDatabase(t *testing.T) {
+	t.Parallel()
 	eachDialectWith(t, withoutJobWorkers(), func(t *testing.T, e *env) {
 		c := e.member()
 		poll := e.campaignID("demo", "Quick poll")
@@ -141,6 +142,7 @@ func TestHostileTextsFoundInReviewAreClear400sOnEveryDatabase(t *testing.T) {
 
 // A name that is too long says how long it may be, in the member's language.
 func TestAProfileFieldTooLongSaysItsLimit(t *testing.T) {
+	t.Parallel()
 	eachDialectWith(t, withoutJobWorkers(), func(t *testing.T, e *env) {
 		c := e.member()
 		res := c.postJSON("/ah/api/v1/user/profile", `{"firstName":"`+strings.Repeat("a", 300)+`"}`)
@@ -156,6 +158,7 @@ func TestAProfileFieldTooLongSaysItsLimit(t *testing.T) {
 // field (with the field marked for screen readers), a toast says what happened, and nothing
 // was stored.
 func TestAFormWithARefusedTextComesBackWithTheMessageBesideTheField(t *testing.T) {
+	t.Parallel()
 	eachDialectWith(t, withoutJobWorkers(), func(t *testing.T, e *env) {
 		visitor := e.client("localhost")
 		visitor.get("/join")
@@ -187,6 +190,7 @@ func TestAFormWithARefusedTextComesBackWithTheMessageBesideTheField(t *testing.T
 // A page asked with a refused query parameter answers the error page in the member's
 // language and the panel's look, saying what is wrong, never a 500.
 func TestAPageAskedWithARefusedParameterSaysWhatIsWrong(t *testing.T) {
+	t.Parallel()
 	eachDialectWith(t, withoutJobWorkers(), func(t *testing.T, e *env) {
 		c := e.member()
 		c.get("/transactions?lang=es") // the member switches to Spanish

@@ -36,6 +36,7 @@ func (e *env) drainJobs(t testing.TB) {
 }
 
 func TestAPasswordResetMailIsAJobOfItsTokenAndGoesOutOnce(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.client("localhost")
 		res := c.postJSON("/ah/api/v2/user/forgot-password", `{"email":"member@demo.test"}`)
@@ -75,6 +76,7 @@ func TestAPasswordResetMailIsAJobOfItsTokenAndGoesOutOnce(t *testing.T) {
 }
 
 func TestThePeriodicCleanUpRemovesOnlyExpiredRows(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		ctx := context.Background()
 		now := time.Now().UTC()
@@ -127,6 +129,7 @@ func TestThePeriodicCleanUpRemovesOnlyExpiredRows(t *testing.T) {
 }
 
 func TestJobsCommandsListRetryAndCancelForOperators(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		ctx := context.Background()
 		e.smtp.RefuseNext(1000) // every mail is refused: the reset mail stays retryable
@@ -188,6 +191,7 @@ func TestJobsCommandsListRetryAndCancelForOperators(t *testing.T) {
 }
 
 func TestTheQueueIsCountedInTheMetrics(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		require.Equal(t, http.StatusOK, e.client("localhost").postJSON("/ah/api/v2/user/forgot-password", `{"email":"member@demo.test"}`).StatusCode)
 		e.smtp.WaitFor(t, DemoEmail, 20*time.Second)
@@ -206,6 +210,7 @@ func TestTheQueueIsCountedInTheMetrics(t *testing.T) {
 }
 
 func TestReadyzSaysSoWhenAJobHasWaitedTooLongForAWorker(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		// A job in a queue no process works, available for longer than jobs.StuckAfter.
 		_, err := e.app.Jobs.Client().Insert(context.Background(), jobs.SweepArgs{Name: "sessions"},

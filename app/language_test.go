@@ -9,6 +9,7 @@ import (
 )
 
 func TestTheLangParameterSwitchesRemembersAndIsRemoved(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.client("localhost")
 		res := c.get("/login?lang=es&redirect=%2Ffeed")
@@ -23,6 +24,7 @@ func TestTheLangParameterSwitchesRemembersAndIsRemoved(t *testing.T) {
 }
 
 func TestLanguageDetectionFollowsTheSpecsOrder(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		cases := []struct {
 			name, host, path, cookie, accept, want string
@@ -53,6 +55,7 @@ func TestLanguageDetectionFollowsTheSpecsOrder(t *testing.T) {
 }
 
 func TestAMembersLanguageOverridesAndFollowsTheirSwitch(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.client("localhost")
 		c.login(DemoEmail, DemoPassword)
@@ -69,6 +72,7 @@ func TestAMembersLanguageOverridesAndFollowsTheirSwitch(t *testing.T) {
 }
 
 func TestPagesAreTranslatedOnEveryTenant(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		cases := []struct{ host, lang, want string }{
 			{"localhost", "es", "Crear tu cuenta"},
@@ -83,6 +87,7 @@ func TestPagesAreTranslatedOnEveryTenant(t *testing.T) {
 }
 
 func TestTheTranslationsAPIServesTheOfferedLanguages(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		res := e.client("northwind.localhost").get("/api/v1/translations/load/translation/ru")
 		require.Equal(t, http.StatusOK, res.StatusCode)

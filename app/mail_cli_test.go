@@ -14,6 +14,7 @@ import (
 )
 
 func TestMailSendRefusesABadFileBeforeTouchingTheDatabase(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cases := []struct {
 		name, file string
@@ -42,6 +43,7 @@ func TestMailSendRefusesABadFileBeforeTouchingTheDatabase(t *testing.T) {
 }
 
 func TestMailSendMailsTheSubscribersOfItsKindWithTheUnsubscribeHeaders(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		stopped := e.apiMember("localhost", "quiet@demo.test")
 		require.Equal(t, http.StatusOK, stopped.postJSON("/ah/api/v1/subscriptions", `{"surveyInvitations":false}`).StatusCode)
@@ -74,6 +76,7 @@ body:
 }
 
 func TestMailSendRunAgainAfterACrashMailsNobodyTwice(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		ctx := context.Background()
 		file := writeCampaignTestFile(t, t.TempDir(), "news.yaml", "kind: newsletters\nsubject: {en: \"News of the month\"}\nbody: {en: New surveys are waiting.}\n")

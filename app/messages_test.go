@@ -30,6 +30,7 @@ import (
 // "at most <no value> characters" was error.too_long given no Max), on a plural message
 // without a count, and on a rendering that is empty or keeps "<no value>", "{{" or "}}".
 func TestEveryMessageRendersWithTheParametersItsCallersPass(t *testing.T) {
+	t.Parallel()
 	root, err := filepath.Abs("..") // go test runs in app/
 	require.NoError(t, err)
 	require.FileExists(t, filepath.Join(root, "go.mod"))

@@ -57,6 +57,7 @@ func hasLabels(m *dto.Metric, want map[string]string) bool {
 }
 
 func TestMetricsCountRequestsLoginsMailsTheLedgerAndThePool(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.client("localhost")
 		require.Equal(t, http.StatusUnauthorized, c.postJSON("/ah/api/v2/user/login", `{"email":"member@demo.test","password":"not-the-password"}`).StatusCode)
@@ -103,6 +104,7 @@ func TestMetricsCountRequestsLoginsMailsTheLedgerAndThePool(t *testing.T) {
 }
 
 func TestReadyzAnswers503WithTheReasonWhileThePoolIsExhausted(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		sqlDB, err := e.db.DB()
 		require.NoError(t, err)
@@ -182,6 +184,7 @@ type failingSMS struct{ err error }
 func (f failingSMS) Send(context.Context, string, string) (string, error) { return "SM1", f.err }
 
 func TestMailAndSMSAreCountedAsSentOrFailedByTheirDecorators(t *testing.T) {
+	t.Parallel()
 	m := metrics.New()
 	refused := errors.New("provider refused")
 	for _, tc := range []struct {
@@ -216,6 +219,7 @@ func TestMailAndSMSAreCountedAsSentOrFailedByTheirDecorators(t *testing.T) {
 }
 
 func TestTheMetricsListenerServesMetricsAndNothingElse(t *testing.T) {
+	t.Parallel()
 	addr := freeAddr(t)
 	m := metrics.New()
 	stop, err := serveMetrics(addr, m, testLogger(t))

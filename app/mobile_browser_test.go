@@ -2,15 +2,12 @@ package main
 
 import (
 	"context"
-	"net"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/canvass/canvass/modules/accounts"
 	"github.com/canvass/canvass/modules/mobile/smstest"
 	"github.com/go-rod/rod"
-	"github.com/gofiber/fiber/v3"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -18,24 +15,13 @@ import (
 // newMobileBrowserEnv is newBrowserEnv with CANVASS_SMS_URL pointing at a fake Twilio.
 func newMobileBrowserEnv(t *testing.T) (*browserEnv, *smstest.Server) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("browser tests are skipped in -short mode")
-	}
-	if _, err := os.Stat(chromiumPath); err != nil {
-		if os.Getenv("CANVASS_REQUIRE_BROWSER") == "1" {
-			t.Fatalf("CANVASS_REQUIRE_BROWSER=1 but %s is missing", chromiumPath)
-		}
-		t.Skipf("%s is not installed (apt-get install chromium)", chromiumPath)
-	}
+	requireBrowser(t)
 	e, sms := mobileEnv(t, "sqlite")
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	go func() { _ = e.app.Fiber.Listener(ln, fiber.ListenConfig{DisableStartupMessage: true}) }()
-	t.Cleanup(func() { _ = e.app.Fiber.Shutdown() })
-	return &browserEnv{env: e, browser: sharedBrowser(t), port: ln.Addr().(*net.TCPAddr).Port}, sms
+	return serveInBrowser(t, e), sms
 }
 
 func TestInChromiumAMemberVerifiesTheirMobileWithTheTextedCode(t *testing.T) {
+	t.Parallel()
 	b, sms := newMobileBrowserEnv(t)
 	panel, err := b.app.Tenancy.PanelByKey(context.Background(), "demo")
 	require.NoError(t, err)

@@ -73,6 +73,7 @@ type apiErrorJSON struct {
 }
 
 func TestTheDemoMemberHasAMobileVerifiedAMonthAgoAndMayRedeem(t *testing.T) {
+	t.Parallel()
 	eachMobileEnv(t, func(t *testing.T, e *env, _ *smstest.Server) {
 		c := e.member()
 		c.header.Set("X-XSRF-TOKEN", c.cookie("XSRF-TOKEN"))
@@ -97,6 +98,7 @@ func TestTheDemoMemberHasAMobileVerifiedAMonthAgoAndMayRedeem(t *testing.T) {
 }
 
 func TestAMemberVerifiesTheirMobileThroughTheAccountHostAPI(t *testing.T) {
+	t.Parallel()
 	eachMobileEnv(t, func(t *testing.T, e *env, sms *smstest.Server) {
 		c := e.apiMember("northwind.localhost", "kit@northwind.test")
 		fresh := decodeJSON[mobileJSON](t, c.get("/ah/api/v1/user/mobile"), http.StatusOK)
@@ -151,6 +153,7 @@ func TestAMemberVerifiesTheirMobileThroughTheAccountHostAPI(t *testing.T) {
 }
 
 func TestMobileValidateNamesTheWrongField(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, query, field, message string
 	}{
@@ -182,6 +185,7 @@ func TestMobileValidateNamesTheWrongField(t *testing.T) {
 }
 
 func TestMobileCallsNeedASignedInMember(t *testing.T) {
+	t.Parallel()
 	e, _ := mobileEnv(t, "sqlite")
 	c := e.client("localhost")
 	for _, call := range []struct{ method, path string }{
@@ -198,6 +202,7 @@ func TestMobileCallsNeedASignedInMember(t *testing.T) {
 }
 
 func TestTheStateChangingGETsRefuseRequestsAnotherSiteCouldMake(t *testing.T) {
+	t.Parallel()
 	e, _ := mobileEnv(t, "sqlite")
 	c := e.member() // signed in by the session cookie only, as a browser is
 	const path = "/ah/api/v1/mobile/validate?phone=2025550177"
@@ -213,6 +218,7 @@ func TestTheStateChangingGETsRefuseRequestsAnotherSiteCouldMake(t *testing.T) {
 }
 
 func TestSendingCodesIsRateLimitedWithA429(t *testing.T) {
+	t.Parallel()
 	eachMobileEnv(t, func(t *testing.T, e *env, sms *smstest.Server) {
 		c := e.apiMember("localhost", "rate@demo.test")
 		for range 3 {
@@ -240,6 +246,7 @@ func TestSendingCodesIsRateLimitedWithA429(t *testing.T) {
 }
 
 func TestANumberVerifiedByAnotherMemberIsRefusedWithMobileInUse(t *testing.T) {
+	t.Parallel()
 	eachMobileEnv(t, func(t *testing.T, e *env, _ *smstest.Server) {
 		c := e.apiMember("localhost", "copycat@demo.test")
 		got := decodeJSON[apiErrorJSON](t, c.postJSON("/ah/api/v1/verification/sms", `{"phone":"`+DemoMobile+`"}`), http.StatusConflict)
@@ -253,6 +260,7 @@ func TestANumberVerifiedByAnotherMemberIsRefusedWithMobileInUse(t *testing.T) {
 }
 
 func TestTheMobilePageVerifiesANumberWithPlainForms(t *testing.T) {
+	t.Parallel()
 	eachMobileEnv(t, func(t *testing.T, e *env, sms *smstest.Server) {
 		c := e.client("localhost")
 		c.postJSON("/ah/api/v2/user/register", `{"email":"forms@demo.test","password":"mobile-pass-1"}`)
@@ -303,6 +311,7 @@ func TestTheMobilePageVerifiesANumberWithPlainForms(t *testing.T) {
 }
 
 func TestTheMobilePageOffersToVerifyAgainWhenDue(t *testing.T) {
+	t.Parallel()
 	e, sms := mobileEnv(t, "sqlite")
 	panel, pid := e.demoParticipant()
 	// The demo member's verification, made 181 days ago.

@@ -33,6 +33,7 @@ func (b *browserEnv) withLocalOffers(t *testing.T) {
 }
 
 func TestInChromiumAMemberStartsAnOfferSimulatesItsCompletionAndSeesTheCredit(t *testing.T) {
+	t.Parallel()
 	b := newBrowserEnv(t)
 	b.withLocalOffers(t)
 	for _, noScript := range []bool{false, true} {

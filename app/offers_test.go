@@ -82,6 +82,7 @@ type offerRowsJSON struct {
 }
 
 func TestAMemberOpensStartsAndIsCreditedForAnOfferThroughTheAPI(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		fake := e.withFakeOffers(t, "demo")
 		c := e.member().api()
@@ -149,6 +150,7 @@ func TestAMemberOpensStartsAndIsCreditedForAnOfferThroughTheAPI(t *testing.T) {
 }
 
 func TestOfferCallsAreForMembersOfPanelsWithAProvider(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		e.withFakeOffers(t, "demo")
 		visitor := e.client("localhost")
@@ -174,6 +176,7 @@ func TestOfferCallsAreForMembersOfPanelsWithAProvider(t *testing.T) {
 }
 
 func TestAForgedOrForeignPostbackIsRefusedInTheSpecsErrorShapeAndChangesNothing(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		e.withFakeOffers(t, "demo")
 		e.withFakeOffers(t, "northwind")
@@ -198,6 +201,7 @@ func TestAForgedOrForeignPostbackIsRefusedInTheSpecsErrorShapeAndChangesNothing(
 }
 
 func TestTheOffersPageWorksWithoutJavaScriptAndSendsTheMemberToTheProvider(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		fake := e.withFakeOffers(t, "demo")
 		c := e.member()
@@ -273,6 +277,7 @@ offers:
 }
 
 func TestAReversalAfterARealRedemptionLeavesADebtThatBlocksRedeemingUntilEarningsCoverIt(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		e.withFakeOffers(t, "demo")
 		c := e.member().api()

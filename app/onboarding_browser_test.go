@@ -31,6 +31,7 @@ func answerOnboardingInTheBox(t *testing.T, p *rod.Page) {
 }
 
 func TestInChromiumANewVisitorJoinsThroughOnboardingToTheFeed(t *testing.T) {
+	t.Parallel()
 	b := newBrowserEnv(t)
 	b.withLocalSignIn(t)
 

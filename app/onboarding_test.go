@@ -77,6 +77,7 @@ func (c *client) answerAll(t *testing.T) {
 }
 
 func TestANewIdentityAnswersTheOnboardingCampaignsBeforeItBecomesAMember(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		lp := e.withLocalSignIn(t)
 		c := e.client("northwind.localhost")
@@ -137,6 +138,7 @@ func TestANewIdentityAnswersTheOnboardingCampaignsBeforeItBecomesAMember(t *test
 }
 
 func TestAnIdentityWithoutAnEmailGivesOneAtTheEndOfOnboarding(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		lp := e.withLocalSignIn(t)
 		c := e.client("northwind.localhost")
@@ -163,6 +165,7 @@ func TestAnIdentityWithoutAnEmailGivesOneAtTheEndOfOnboarding(t *testing.T) {
 }
 
 func TestAnEmailAlreadyUsedAtTheEndOfOnboardingIsAChoiceToLinkThatAccount(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		lp := e.withLocalSignIn(t)
 		owner := e.client("northwind.localhost")
@@ -202,6 +205,7 @@ func (e *env) panelID(t *testing.T, key string) string {
 }
 
 func TestTheOnboardingAPIsFollowTheSpec(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		lp := e.withLocalSignIn(t)
 		panel := e.panelID(t, "northwind")
@@ -316,6 +320,7 @@ func TestTheOnboardingAPIsFollowTheSpec(t *testing.T) {
 }
 
 func TestAnotherUserIdResetsTheOnboardingAndInvalidDataIsCleared(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		lp := e.withLocalSignIn(t)
 		c := e.client("northwind.localhost")
@@ -343,6 +348,7 @@ func TestAnotherUserIdResetsTheOnboardingAndInvalidDataIsCleared(t *testing.T) {
 }
 
 func TestOnboardingRefusalsChangeNothing(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		lp := e.withLocalSignIn(t)
 		members := func() int64 { return e.count(t, "SELECT COUNT(*) FROM account_holders") }
@@ -376,6 +382,7 @@ func TestOnboardingRefusalsChangeNothing(t *testing.T) {
 }
 
 func TestTheRedirectQueryIsHonouredOnlyOnTheProvidersOwnDomain(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		lp := e.withLocalSignIn(t)
 		domain := lp.Configs("test-client", "test-secret")[social.Google].Domain() // the local provider's host
@@ -390,6 +397,7 @@ func TestTheRedirectQueryIsHonouredOnlyOnTheProvidersOwnDomain(t *testing.T) {
 }
 
 func TestAPanelWithDirectOnboardingSendsVisitorsAndUnvalidatedMembersToIt(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		e.withLocalSignIn(t)
 		spec := demoPanels()[1]
@@ -429,6 +437,7 @@ func TestAPanelWithDirectOnboardingSendsVisitorsAndUnvalidatedMembersToIt(t *tes
 }
 
 func TestCompletingAnOnboardingTwiceAtOnceMakesOneMember(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		lp := e.withLocalSignIn(t)
 		c := e.client("northwind.localhost")
@@ -468,6 +477,7 @@ func TestCompletingAnOnboardingTwiceAtOnceMakesOneMember(t *testing.T) {
 // does for the hot routes): lowering one is progress, exceeding one fails. No job worker runs:
 // its polling would count as the request's.
 func TestAnOnboardingStepStaysWithinItsRoundTripBudget(t *testing.T) {
+	t.Parallel()
 	eachDialectWith(t, withoutJobWorkers(), func(t *testing.T, e *env) {
 		lp := e.withLocalSignIn(t)
 		c := e.client("northwind.localhost")
@@ -497,6 +507,7 @@ func TestAnOnboardingStepStaysWithinItsRoundTripBudget(t *testing.T) {
 }
 
 func TestClosingAnAccountErasesWhatItsOnboardingKept(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		e.withLocalSignIn(t)
 		spec := demoPanels()[1]

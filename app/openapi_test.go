@@ -56,6 +56,7 @@ func documentedOperations(t *testing.T) []string {
 }
 
 func TestEveryAPIRouteFiberRegistersIsInTheOpenAPIDocument(t *testing.T) {
+	t.Parallel()
 	documented := documentedOperations(t)
 	for _, r := range apiRoutes(newEnv(t, "sqlite").app) {
 		if !slices.Contains(documented, r) {
@@ -65,6 +66,7 @@ func TestEveryAPIRouteFiberRegistersIsInTheOpenAPIDocument(t *testing.T) {
 }
 
 func TestEveryOperationTheOpenAPIDocumentNamesHasARoute(t *testing.T) {
+	t.Parallel()
 	routes := apiRoutes(newEnv(t, "sqlite").app)
 	for _, op := range documentedOperations(t) {
 		if !slices.Contains(routes, op) {
@@ -77,6 +79,7 @@ func TestEveryOperationTheOpenAPIDocumentNamesHasARoute(t *testing.T) {
 // merged document (apidocs.Load), and one operationId, summary and tag per operation. It lists
 // the operations, so a run shows how many the suite validates.
 func TestTheOpenAPIDocumentIsValid(t *testing.T) {
+	t.Parallel()
 	doc, err := apidocs.Load()
 	require.NoError(t, err)
 	require.NoError(t, doc.T.Validate(context.Background()))

@@ -13,6 +13,7 @@ import (
 )
 
 func TestTheOperatorsCommandRefusesABadRoleOrIncompleteArgumentsClearly(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		args []string
@@ -54,6 +55,7 @@ func (e *env) operatorsCLI(args ...string) (string, error) {
 var generatedPasswordRE = regexp.MustCompile(`(?m)^password \(shown once\): ([a-z2-7]{20})$`)
 
 func TestTheOperatorsCommandPrintsAGeneratedPasswordOnceAndKeepsAGivenOne(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		ctx := context.Background()
 		svc := e.app.Console.Service()

@@ -290,6 +290,7 @@ func importHeaviestControlCampaign(t *testing.T, e *env, controlType string) {
 // 30 KB, CSS 15 KB, JS 20 KB without an island, 90 KB for the survey box with its heaviest
 // answer control, 95 KB for the transactions page (KB = 1024 B). `make bench` prints the lines.
 func TestInChromiumPagesStayWithinTheirWeightBudgetsOnTheWire(t *testing.T) {
+	t.Parallel()
 	b := newBrowserEnv(t)
 	control, controlFile, controlSize := heaviestControl(t)
 	t.Logf("the heaviest answer control is %s (%s, %d B gzip with the chunks it adds)", control, controlFile, controlSize)

@@ -12,6 +12,7 @@ import (
 )
 
 func TestTheErrorPageFollowsItsQueryRules(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		cases := []struct {
 			name, query         string
@@ -41,6 +42,7 @@ func TestTheErrorPageFollowsItsQueryRules(t *testing.T) {
 }
 
 func TestAnUnknownPageIsA404ErrorPageAndAnUnknownAPIIsJSON(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		page := e.client("localhost").get("/no-such-page")
 		assert.Equal(t, http.StatusNotFound, page.StatusCode)
@@ -55,6 +57,7 @@ func TestAnUnknownPageIsA404ErrorPageAndAnUnknownAPIIsJSON(t *testing.T) {
 }
 
 func TestEveryResponseCarriesTheSecurityHeaders(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		for _, path := range []string{"/login", "/ah/api/v1/ping", "/static/css/app.css", "/no-such-page"} {
 			res := e.client("localhost").get(path)
@@ -71,6 +74,7 @@ func TestEveryResponseCarriesTheSecurityHeaders(t *testing.T) {
 }
 
 func TestAFormPostWithoutTheCSRFTokenIsRefused(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.client("localhost")
 		c.get("/login")
@@ -89,6 +93,7 @@ func TestAFormPostWithoutTheCSRFTokenIsRefused(t *testing.T) {
 }
 
 func TestTheCSRFTokenIsBoundToTheSession(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		visitor := e.client("localhost")
 		visitor.get("/login")
@@ -102,6 +107,7 @@ func TestTheCSRFTokenIsBoundToTheSession(t *testing.T) {
 }
 
 func TestPagesGoToMaintenanceWhenTheDatabaseIsUnreachable(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		member := e.client("localhost")
 		member.login(DemoEmail, DemoPassword)
@@ -128,6 +134,7 @@ func TestPagesGoToMaintenanceWhenTheDatabaseIsUnreachable(t *testing.T) {
 }
 
 func TestStaticAssetsAreServedWithCacheHeaders(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	css := e.client("localhost").get("/static/css/app.css?v=1")
 	require.Equal(t, http.StatusOK, css.StatusCode)
@@ -138,6 +145,7 @@ func TestStaticAssetsAreServedWithCacheHeaders(t *testing.T) {
 }
 
 func TestClientErrorReportsAreAccepted(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.client("localhost")
 		ok := c.postJSON("/api/v1/public/client/error", `{"href":"http://localhost/feed","name":"TypeError","message":"x is undefined","lineno":3,"colno":7}`)

@@ -25,6 +25,7 @@ type postcodeLookupJSON struct {
 const postcodeLookup = "/ah/api/v1/info/postcode-lookup"
 
 func TestAVisitorLooksUpTheDemoPanelsPostcodes(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		cases := []struct {
 			name      string
@@ -60,6 +61,7 @@ func TestAVisitorLooksUpTheDemoPanelsPostcodes(t *testing.T) {
 }
 
 func TestThePostcodeLookupKeepsToTheSpecsLimitsAndRefusesBadQueries(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.client("northwind.localhost")
 		all := decodeJSON[postcodeLookupJSON](t, c.get(postcodeLookup), http.StatusOK)
@@ -89,6 +91,7 @@ func TestThePostcodeLookupKeepsToTheSpecsLimitsAndRefusesBadQueries(t *testing.T
 }
 
 func TestTheDemoLoaderImportsPostcodesOnceAndKeepsThemOnASecondRun(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		ctx := context.Background()
 		count := func() int64 {
@@ -156,6 +159,7 @@ func TestPostcodesImportLoadsAPanelsFileAndRefusesAFileWithABadRow(t *testing.T)
 }
 
 func TestPostcodesImportNeedsAPanelAndOneFile(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"postcodes"},
 		{"postcodes", "import"},

@@ -13,6 +13,7 @@ import (
 )
 
 func TestTheClientAddressComesFromXForwardedForOnlyThroughATrustedProxy(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, migrations.SQLite)
 	for _, tc := range []struct {
 		name      string

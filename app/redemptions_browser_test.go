@@ -31,6 +31,7 @@ func historyStatuses(p *rod.Page) []string {
 }
 
 func TestInChromiumTheDemoMemberRedeemsToPayPalAndSeesTheBalanceAndHistoryChange(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name     string
 		noScript bool
@@ -82,6 +83,7 @@ func redeemForm(p *rod.Page, option, amount string) {
 // page the notice links to, adds a PayPal email and redeems. The panel's cooling-off after a
 // first verification is set to none, so the member may redeem at once.
 func TestInChromiumANewMemberVerifiesTheirMobileAddsPayPalAndRedeems(t *testing.T) {
+	t.Parallel()
 	b, sms := newMobileBrowserEnv(t)
 	ctx := context.Background()
 	panel, err := b.app.Tenancy.PanelByKey(ctx, "demo")

@@ -16,6 +16,7 @@ import (
 )
 
 func TestRedemptionsCommandsRefuseIncompleteArgumentsBeforeTouchingTheDatabase(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.yaml")
 	require.NoError(t, os.WriteFile(bad, []byte("options:\n  - id: paypal\n    kind: paypal\n    nmae: PayPal\n"), 0o600))
@@ -61,6 +62,7 @@ func (e *env) redemptionsCLI(args ...string) (string, error) {
 }
 
 func TestOperatorsApplyOptionsAndMoveRedemptionsThroughTheirLifecycle(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		// The demo options as a file, applied again, change nothing; a new option is created.
 		file := filepath.Join(t.TempDir(), "demo.yaml")

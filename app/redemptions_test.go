@@ -146,6 +146,7 @@ func (e *env) reconciledLedger() {
 }
 
 func TestTheDemoMemberRedeemsToPayPalThroughTheAPIOnce(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.member()
 		settings := decodeJSON[[]optionBody](t, c.get("/api/v2/demo/redemptions/settings"), http.StatusOK)
@@ -200,6 +201,7 @@ func TestTheDemoMemberRedeemsToPayPalThroughTheAPIOnce(t *testing.T) {
 }
 
 func TestOneIdempotencyKeySentManyTimesAtOnceThroughTheServerRedeemsOnce(t *testing.T) {
+	t.Parallel()
 	const racers = 30
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.member()
@@ -252,6 +254,7 @@ func TestOneIdempotencyKeySentManyTimesAtOnceThroughTheServerRedeemsOnce(t *test
 }
 
 func TestEveryRefusedRedeemThroughTheAPILeavesTheMemberAsTheyWere(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		key    string // "" sends none; "used" reuses the key of a 20.00 redemption made first
@@ -345,6 +348,7 @@ func mustPanel(t *testing.T, e *env, key string) *web.Panel {
 }
 
 func TestRedemptionCallsArePrivateAndBlindToOtherPanels(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		visitor := e.client("localhost")
 		for _, path := range []string{"/api/v2/demo/redemptions/settings", "/api/v2/demo/redemptions/paypal/availability", "/api/v3/redemptions", "/ah/api/v1/paypal-data", "/ah/api/v1/bank-data"} {
@@ -360,6 +364,7 @@ func TestRedemptionCallsArePrivateAndBlindToOtherPanels(t *testing.T) {
 }
 
 func TestPayoutDetailsAreSavedCheckedAndShownMaskedThroughTheAccountHost(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		ctx := context.Background()
 		var spec tenancy.PanelSpec
@@ -433,6 +438,7 @@ func TestPayoutDetailsAreSavedCheckedAndShownMaskedThroughTheAccountHost(t *test
 var hiddenKeyRE = regexp.MustCompile(`name="idempotencyKey" value="([^"]+)"`)
 
 func TestTheRedemptionsPageRedeemsOnceWithPlainForms(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.member()
 		feed := c.get("/feed")
@@ -480,6 +486,7 @@ func TestTheRedemptionsPageRedeemsOnceWithPlainForms(t *testing.T) {
 }
 
 func TestTheRedemptionsPageSavesPayoutDetailsAndSaysWhatIsMissing(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c, _ := e.redeemingMember("localhost", "demo", "newcomer@demo.test", 500, "")
 		c.get("/redemptions") // the CSRF cookie of the session

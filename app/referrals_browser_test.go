@@ -47,6 +47,7 @@ func (b *browserEnv) completeWelcomeFrom(t *testing.T, p *rod.Page) {
 }
 
 func TestInChromiumAMemberInvitesAFriendWhoJoinsFromTheMailAndTheMemberIsCreditedAndSeesIt(t *testing.T) {
+	t.Parallel()
 	b := newBrowserEnv(t)
 	for _, tc := range []struct {
 		name, friend, firstName string
@@ -132,6 +133,7 @@ func TestInChromiumAMemberInvitesAFriendWhoJoinsFromTheMailAndTheMemberIsCredite
 }
 
 func TestInChromiumAMemberAcceptsAPartnersInvitationAndAVisitorJoinsWithIt(t *testing.T) {
+	t.Parallel()
 	b := newBrowserEnv(t)
 	for _, noScript := range []bool{false, true} {
 		name := map[bool]string{false: "with JavaScript", true: "without JavaScript"}[noScript]

@@ -66,6 +66,7 @@ func (e *env) completeWelcome(t *testing.T, c *client) {
 }
 
 func TestTheReferralCallsNeedAMemberToken(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		visitor := e.client("localhost")
 		for _, call := range []struct{ method, path string }{
@@ -89,6 +90,7 @@ func TestTheReferralCallsNeedAMemberToken(t *testing.T) {
 }
 
 func TestTheDemoReferrerSeesTheirInvitationsByStateAndStats(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.member().api()
 		stats := decodeJSON[map[string]any](t, c.get("/ah/api/v1/referrals/stats"), http.StatusOK)
@@ -114,6 +116,7 @@ func TestTheDemoReferrerSeesTheirInvitationsByStateAndStats(t *testing.T) {
 }
 
 func TestAFriendJoinsFromTheMailedLinkAndTheReferrerIsPaidOnceTheyCompleteTheWelcomeCampaign(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		member := e.member().api()
 		sent := decodeJSON[inviteJSON](t, member.postJSON("/ah/api/v1/referrals/send", `{"email":"Pat@Example.com","message":"Come and join!"}`), http.StatusCreated)
@@ -168,6 +171,7 @@ func TestAFriendJoinsFromTheMailedLinkAndTheReferrerIsPaidOnceTheyCompleteTheWel
 }
 
 func TestAMemberDismissesACardForGood(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.member().api()
 		ids := func() []string {
@@ -191,6 +195,7 @@ func TestAMemberDismissesACardForGood(t *testing.T) {
 }
 
 func TestAMemberAcceptsAPartnerCodeOnceAndAnotherPanelsCodeIsNotFound(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.member().api()
 		type affiliate struct {
@@ -213,6 +218,7 @@ func TestAMemberAcceptsAPartnerCodeOnceAndAnotherPanelsCodeIsNotFound(t *testing
 }
 
 func TestAnotherPanelsMemberFindsNoneOfTheDemoReferrersInvitations(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		nw := e.client("northwind.localhost")
 		require.Equal(t, http.StatusSeeOther, nw.login("ana@northwind.test", DemoPassword).StatusCode)
@@ -236,6 +242,7 @@ func TestAnotherPanelsMemberFindsNoneOfTheDemoReferrersInvitations(t *testing.T)
 }
 
 func TestTheReferralsPageAndItsNavigationShowToMembersEligibleToRefer(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		member := e.member()
 		feed := member.get("/feed")
@@ -261,6 +268,7 @@ func TestTheReferralsPageAndItsNavigationShowToMembersEligibleToRefer(t *testing
 }
 
 func TestTheInvitationFormWorksWithoutJavaScriptAndSaysWhatWasRefused(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.member()
 		c.get("/referrals")
@@ -295,6 +303,7 @@ func TestTheInvitationFormWorksWithoutJavaScriptAndSaysWhatWasRefused(t *testing
 }
 
 func TestAnInvitationOpenedOnTheBrowserItWasSentFromCannotBeUsedToJoin(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.member()
 		c.get("/referrals") // the device cookie
@@ -314,6 +323,7 @@ func TestAnInvitationOpenedOnTheBrowserItWasSentFromCannotBeUsedToJoin(t *testin
 }
 
 func TestTheFeedShowsTheCardsAndDismissesThemWithAndWithoutHtmx(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.member()
 		feed := c.get("/feed")
@@ -351,6 +361,7 @@ func accountsInput(email string) accounts.RegisterInput {
 }
 
 func TestAFriendWhoJoinsWithAProviderFromTheInvitationOrPartnerPageIsLinkedToo(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		lp := e.withLocalSignIn(t)
 		member := e.member().api()

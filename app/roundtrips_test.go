@@ -56,6 +56,7 @@ func importBudgetSurvey(t testing.TB, e *env, n int) *campaigns.Definition {
 }
 
 func TestEveryHotRouteStaysWithinItsRoundTripBudget(t *testing.T) {
+	t.Parallel()
 	eachDialectWith(t, withoutJobWorkers(), func(t *testing.T, e *env) {
 		survey := importBudgetSurvey(t, e, 40)
 		e.withFakeOffers(t, "demo") // the provider's lists are kept 5000 ms: the page asks it once

@@ -38,5 +38,6 @@ func allModels() []any {
 }
 
 func TestEveryModulesModelsMatchTheMigratedSchema(t *testing.T) {
+	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) { dbtest.ModelsMatchSchema(t, db, allModels()...) })
 }

@@ -24,6 +24,7 @@ type addressJSON struct {
 }
 
 func TestThePostalAddressIsCheckedAgainstThePanelsPostcodes(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.apiMember("localhost", "home@demo.test")
 		none := decodeJSON[addressJSON](t, c.get("/ah/api/v1/profile/postal-address"), http.StatusOK)
@@ -79,6 +80,7 @@ func TestThePostalAddressIsCheckedAgainstThePanelsPostcodes(t *testing.T) {
 }
 
 func TestAPanelWithoutPostcodesTakesAWellFormedPostcodeAsTyped(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		require.NoError(t, e.db.Exec(`DELETE FROM postcodes WHERE panel_id = (SELECT id FROM panels WHERE key = 'northwind')`).Error)
 		c := e.apiMember("northwind.localhost", "home@northwind.test")
@@ -93,6 +95,7 @@ func TestAPanelWithoutPostcodesTakesAWellFormedPostcodeAsTyped(t *testing.T) {
 }
 
 func TestTheSettingsPageFindsTheAddressByPostcode(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.member()
 		c.get("/settings")
@@ -125,6 +128,7 @@ func TestTheSettingsPageFindsTheAddressByPostcode(t *testing.T) {
 }
 
 func TestAMemberSetsOnlyTheMetadataKeysMembersMaySet(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.apiMember("localhost", "meta@demo.test")
 		tests := []struct {
@@ -175,6 +179,7 @@ func TestAMemberSetsOnlyTheMetadataKeysMembersMaySet(t *testing.T) {
 }
 
 func TestTheLocationIsOneOfThePanelsPostcodes(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.apiMember("northwind.localhost", "where@northwind.test")
 		bad := decodeJSON[apiErrorJSON](t, c.postJSON("/ah/api/v1/user/profile/location", `{"postcode":"ZZ99"}`), http.StatusBadRequest)
@@ -202,6 +207,7 @@ func (c *client) participantID(t *testing.T) string {
 }
 
 func TestTheSettingsPageSetsTheAboutYouAnswersAndTheArea(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.member()
 		c.get("/settings")

@@ -57,6 +57,7 @@ func signedIn(t *testing.T, b *browserEnv, open func(string) *rod.Page) *rod.Pag
 }
 
 func TestInChromiumAMemberChangesTheirUsername(t *testing.T) {
+	t.Parallel()
 	withAndWithoutJS(t, func(t *testing.T, b *browserEnv, open func(string) *rod.Page, js bool) {
 		p := signedIn(t, b, open)
 		fill(p, map[string]string{"#f-username": "no spaces"})
@@ -74,6 +75,7 @@ func TestInChromiumAMemberChangesTheirUsername(t *testing.T) {
 }
 
 func TestInChromiumAMemberSetsTheirAddressByPostcode(t *testing.T) {
+	t.Parallel()
 	withAndWithoutJS(t, func(t *testing.T, b *browserEnv, open func(string) *rod.Page, js bool) {
 		p := signedIn(t, b, open)
 		fill(p, map[string]string{"#f-postcode": "1000", "#f-addressLine1": "350 5th Ave"})
@@ -101,6 +103,7 @@ func TestInChromiumAMemberSetsTheirAddressByPostcode(t *testing.T) {
 }
 
 func TestInChromiumAMemberUploadsAndDeletesAPicture(t *testing.T) {
+	t.Parallel()
 	withAndWithoutJS(t, func(t *testing.T, b *browserEnv, open func(string) *rod.Page, js bool) {
 		p := signedIn(t, b, open)
 		assert.False(t, p.MustHas(".topbar-pic"))
@@ -123,6 +126,7 @@ func TestInChromiumAMemberUploadsAndDeletesAPicture(t *testing.T) {
 }
 
 func TestInChromiumAMemberUnsubscribesFromTheMailedLink(t *testing.T) {
+	t.Parallel()
 	withAndWithoutJS(t, func(t *testing.T, b *browserEnv, open func(string) *rod.Page, js bool) {
 		panel, pid := b.demoParticipant()
 		require.NoError(t, b.app.Accounts.SendBulk(context.Background(), panel, b.url("localhost", ""), pid, accounts.BulkMail{
@@ -149,6 +153,7 @@ func TestInChromiumAMemberUnsubscribesFromTheMailedLink(t *testing.T) {
 }
 
 func TestInChromiumAMemberClosesTheirAccount(t *testing.T) {
+	t.Parallel()
 	withAndWithoutJS(t, func(t *testing.T, b *browserEnv, open func(string) *rod.Page, js bool) {
 		p := signedIn(t, b, open)
 		assert.Contains(t, p.MustElement(".close-balance").MustText(), "Your balance of $25.00 will be forfeited")

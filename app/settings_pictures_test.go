@@ -56,6 +56,7 @@ func (e *env) storedFiles(t *testing.T) []string {
 }
 
 func TestAnUploadedPictureIsStoredWithoutItsEXIFAndServedForAYearToItsOwner(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.apiMember("localhost", "pic@demo.test")
 		upload := imagetest.WithEXIF(imagetest.JPEG(imagetest.Quadrants(800, 600)), 6, "GPS 51.5007N 0.1246W CANVASS-SECRET")
@@ -100,6 +101,7 @@ func TestAnUploadedPictureIsStoredWithoutItsEXIFAndServedForAYearToItsOwner(t *t
 }
 
 func TestAnUploadThatIsNotAPictureIsRefusedAndWritesNothing(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.apiMember("localhost", "refused@demo.test")
 		photo := imagetest.JPEG(imagetest.Quadrants(64, 64))
@@ -133,6 +135,7 @@ func TestAnUploadThatIsNotAPictureIsRefusedAndWritesNothing(t *testing.T) {
 }
 
 func TestAMemberChoosesWhichPictureShowsAndDeletesThem(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.apiMember("localhost", "album@demo.test")
 		first := decodeJSON[profileJSON](t, c.postFile("/ah/api/v1/user/profile/pic", "a.jpg", "image/jpeg", imagetest.JPEG(imagetest.Quadrants(40, 40)), nil), http.StatusCreated).ProfilePics[0]
@@ -167,6 +170,7 @@ func TestAMemberChoosesWhichPictureShowsAndDeletesThem(t *testing.T) {
 }
 
 func TestTheSettingsPageUploadsAPictureTheTopBarShows(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.member()
 		c.get("/settings")

@@ -17,6 +17,7 @@ import (
 // Canvass Demo (its pictures, its instance code, its unsubscribe links: 404, as if they did not
 // exist). Nothing of the Northwind member changes.
 func TestEverySettingsCallAnswersNothingAcrossPanels(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		nw := e.apiMember("northwind.localhost", "abroad@northwind.test")
 		pic := decodeJSON[profileJSON](t, nw.postFile("/ah/api/v1/user/profile/pic", "me.jpg", "image/jpeg", imagetest.JPEG(imagetest.Quadrants(20, 20)), nil), http.StatusCreated).ProfilePics[0]

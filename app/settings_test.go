@@ -10,6 +10,7 @@ import (
 )
 
 func TestSettingsSaveTheProfileAndLanguage(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.client("localhost")
 		c.login(DemoEmail, DemoPassword)
@@ -35,6 +36,7 @@ func TestSettingsSaveTheProfileAndLanguage(t *testing.T) {
 }
 
 func TestChangingThePasswordNeedsTheCurrentOneAndEndsOtherSessions(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		phone := e.client("localhost")
 		phone.login(DemoEmail, DemoPassword)

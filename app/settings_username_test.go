@@ -24,6 +24,7 @@ type profileJSON struct {
 }
 
 func TestAUsernameFollowsItsRulesAndEachRefusalNamesTheField(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.apiMember("localhost", "rules@demo.test")
 		tests := []struct {
@@ -55,6 +56,7 @@ func TestAUsernameFollowsItsRulesAndEachRefusalNamesTheField(t *testing.T) {
 }
 
 func TestAUsernameIsUniquePerPanelWhateverItsCase(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		dana := e.apiMember("localhost", "dana@demo.test")
 		sam := e.apiMember("localhost", "sam@demo.test")
@@ -79,6 +81,7 @@ func TestAUsernameIsUniquePerPanelWhateverItsCase(t *testing.T) {
 }
 
 func TestAnotherPanelsMemberCannotChangeAUsernameHere(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		nw := e.apiMember("northwind.localhost", "visitor@northwind.test")
 		here := e.client("localhost")
@@ -91,6 +94,7 @@ func TestAnotherPanelsMemberCannotChangeAUsernameHere(t *testing.T) {
 }
 
 func TestTheSettingsPageChangesTheUsernameAndShowsWhyNot(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		e.apiMember("localhost", "first@demo.test").postJSON("/ah/api/v1/change-username", `{"username":"taken_name"}`)
 		c := e.member()

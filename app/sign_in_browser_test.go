@@ -42,6 +42,7 @@ func withoutJavaScript(t *testing.T, p *rod.Page) {
 }
 
 func TestInChromiumAVisitorJoinsWithEachProviderAndLandsOnTheFeed(t *testing.T) {
+	t.Parallel()
 	b := newBrowserEnv(t)
 	b.withLocalSignIn(t)
 	for _, tc := range []struct {
@@ -75,6 +76,7 @@ func TestInChromiumAVisitorJoinsWithEachProviderAndLandsOnTheFeed(t *testing.T) 
 }
 
 func TestInChromiumTheDemoMemberLinksGoogleWithTheirPasswordThenConnectsAndDisconnectsFacebook(t *testing.T) {
+	t.Parallel()
 	b := newBrowserEnv(t)
 	b.withLocalSignIn(t)
 	p := b.page(t, b.url("localhost", "/login"))

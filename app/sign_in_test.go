@@ -92,6 +92,7 @@ func (e *env) count(t *testing.T, query string, args ...any) int64 {
 }
 
 func TestTheLoginAndJoinPagesOfferEachConfiguredProviderAsAPlainLink(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.client("localhost")
 		assert.NotContains(t, c.get("/login").Body, "/sign-in/google", "a panel without providers shows no buttons")
@@ -108,6 +109,7 @@ func TestTheLoginAndJoinPagesOfferEachConfiguredProviderAsAPlainLink(t *testing.
 }
 
 func TestANewIdentityTheProviderVouchesForJoinsAndSignsInAgainLater(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		lp := e.withLocalSignIn(t)
 		for provider, who := range map[social.Provider]localprovider.Identity{social.Google: newcomer, social.Facebook: fbFriend} {
@@ -132,6 +134,7 @@ func TestANewIdentityTheProviderVouchesForJoinsAndSignsInAgainLater(t *testing.T
 }
 
 func TestAnIdentityWhoseEmailIsAnAccountsIsLinkedOnlyWithThatAccountsPassword(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		lp := e.withLocalSignIn(t)
 		c := e.client("localhost")
@@ -160,6 +163,7 @@ func TestAnIdentityWhoseEmailIsAnAccountsIsLinkedOnlyWithThatAccountsPassword(t 
 }
 
 func TestAnIdentityWithoutAProvenEmailGivesOneToJoin(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		lp := e.withLocalSignIn(t)
 		t.Run("no email at all (X)", func(t *testing.T) {
@@ -192,6 +196,7 @@ func TestAnIdentityWithoutAProvenEmailGivesOneToJoin(t *testing.T) {
 }
 
 func TestRefusedSignInsChangeNothing(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		lp := e.withLocalSignIn(t)
 		members := func() int64 { return e.count(t, "SELECT COUNT(*) FROM account_holders") }
@@ -254,6 +259,7 @@ func TestRefusedSignInsChangeNothing(t *testing.T) {
 }
 
 func TestARedirectAfterSignInStaysOnThePanel(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		lp := e.withLocalSignIn(t)
 		for target, want := range map[string]string{"/transactions": "/transactions", "https://evil.example/steal": "/feed", "//evil.example": "/feed"} {
@@ -265,6 +271,7 @@ func TestARedirectAfterSignInStaysOnThePanel(t *testing.T) {
 }
 
 func TestAnIdentityLinkedOnOnePanelNeverSignsInToAnother(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		lp := e.withLocalSignIn(t)
 		demo := e.client("localhost")
@@ -283,6 +290,7 @@ func TestAnIdentityLinkedOnOnePanelNeverSignsInToAnother(t *testing.T) {
 }
 
 func TestConnectionsAreAddedAndRemovedThroughTheAPI(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		lp := e.withLocalSignIn(t)
 		m := e.member()
@@ -349,6 +357,7 @@ func with(claims map[string]any, key string, value any) map[string]any {
 }
 
 func TestAMemberWithoutAPasswordKeepsTheirOnlyWayToSignIn(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		lp := e.withLocalSignIn(t)
 		c := e.client("localhost")

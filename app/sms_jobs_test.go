@@ -57,6 +57,7 @@ func (e *env) smsJob(t testing.TB, codeID string) jobs.Job {
 }
 
 func TestAVerificationCodeIsTextedByAJobOfItsCodeOnce(t *testing.T) {
+	t.Parallel()
 	eachMobileEnv(t, func(t *testing.T, e *env, sms *smstest.Server) {
 		const phone = "+12025550171"
 		reg := e.app.Metrics.Registry()
@@ -93,6 +94,7 @@ func TestAVerificationCodeIsTextedByAJobOfItsCodeOnce(t *testing.T) {
 }
 
 func TestATextTheProviderFailsIsRetriedAndTheCodeArrivesOnce(t *testing.T) {
+	t.Parallel()
 	eachMobileEnv(t, func(t *testing.T, e *env, sms *smstest.Server) {
 		const phone = "+12025550172"
 		reg := e.app.Metrics.Registry()
@@ -120,6 +122,7 @@ func TestATextTheProviderFailsIsRetriedAndTheCodeArrivesOnce(t *testing.T) {
 }
 
 func TestATextThatCannotBeSentShowsOnTheMobilePageAndTheMemberMayAskAgain(t *testing.T) {
+	t.Parallel()
 	eachMobileEnv(t, func(t *testing.T, e *env, sms *smstest.Server) {
 		const landline, mobileNumber = "+12025550173", "+12025550174"
 		sms.Refuse(landline, 21614)

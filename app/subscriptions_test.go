@@ -45,6 +45,7 @@ func newsletter(kind accounts.MailKind) accounts.BulkMail {
 }
 
 func TestAMemberChoosesWhichBulkMailsTheyReceive(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.apiMember("localhost", "choices@demo.test")
 		assert.Equal(t, allOn, decodeJSON[subscriptionsJSON](t, c.get("/ah/api/v1/subscriptions"), http.StatusOK), "every kind until they say otherwise")
@@ -76,6 +77,7 @@ func TestAMemberChoosesWhichBulkMailsTheyReceive(t *testing.T) {
 var oneClickRE = regexp.MustCompile(`<(https?://[^>]+)>`)
 
 func TestBulkMailGoesToSubscribersWithTheOneClickUnsubscribeHeaders(t *testing.T) {
+	t.Parallel()
 	eachMailtoEnv(t, func(t *testing.T, e *env) {
 		ctx := context.Background()
 		panel, demoPID := e.demoParticipant()
@@ -130,6 +132,7 @@ func TestBulkMailGoesToSubscribersWithTheOneClickUnsubscribeHeaders(t *testing.T
 }
 
 func TestAForgedOrForeignUnsubscribeLinkIsRefusedAndChangesNothing(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		panel, demoPID := e.demoParticipant()
 		holder := e.holderID(t, demoPID)
@@ -188,6 +191,7 @@ func TestAForgedOrForeignUnsubscribeLinkIsRefusedAndChangesNothing(t *testing.T)
 }
 
 func TestTheUnsubscribePageSaysWhatStopsAndStopsIt(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		panel, demoPID := e.demoParticipant()
 		link := e.app.Accounts.Service().UnsubscribePath(panel.ID, e.holderID(t, demoPID), accounts.KindNewsletters)

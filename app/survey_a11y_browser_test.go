@@ -30,6 +30,7 @@ func axeViolations(t *testing.T, p *rod.Page, src string) []string {
 // TestInChromiumAxeFindsNoWCAGViolationOnTheSurveyBoxForAnyControl walks a campaign with
 // every control in the survey-box island and runs axe-core on each question.
 func TestInChromiumAxeFindsNoWCAGViolationOnTheSurveyBoxForAnyControl(t *testing.T) {
+	t.Parallel()
 	src := axeSource(t)
 	b := newBrowserEnv(t)
 	everyControl(t, b.env)

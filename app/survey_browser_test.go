@@ -45,6 +45,7 @@ func answerPage(p *rod.Page) {
 }
 
 func TestInChromiumWithoutJavaScriptAMemberFinishesASurveyAndIsPaidOnce(t *testing.T) {
+	t.Parallel()
 	b := newBrowserEnv(t)
 	coffee := b.campaignID("demo", "Your coffee habits")
 	p := b.signedInFeed(t, true)

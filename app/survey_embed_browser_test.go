@@ -16,6 +16,7 @@ import (
 // token: the frame signs in with its partitioned cookie, the member answers the one question
 // with Submit, the parent page hears each status and the Close, and the balance rises once.
 func TestInChromiumATenantsPageEmbedsTheWidgetAndHearsItsStatusAndClose(t *testing.T) {
+	t.Parallel()
 	b := newBrowserEnv(t)
 	member := b.member()
 	token := member.cookie("pp-token")

@@ -22,6 +22,7 @@ func (b *browserEnv) startSurvey(t *testing.T, p *rod.Page, campaignID string) {
 }
 
 func TestInChromiumTheSurveyBoxTakesAnAnswerAndPaysOnceEvenOnADoubleClick(t *testing.T) {
+	t.Parallel()
 	b := newBrowserEnv(t)
 	poll := b.campaignID("demo", "Quick poll")
 	p := b.signedInFeed(t, false)
@@ -54,6 +55,7 @@ func TestInChromiumTheSurveyBoxTakesAnAnswerAndPaysOnceEvenOnADoubleClick(t *tes
 }
 
 func TestInChromiumTheSurveyBoxWorksByKeyboardAndResumesAfterAReload(t *testing.T) {
+	t.Parallel()
 	b := newBrowserEnv(t)
 	coffee := b.campaignID("demo", "Your coffee habits")
 	p := b.signedInFeed(t, false)
@@ -81,6 +83,7 @@ func TestInChromiumTheSurveyBoxWorksByKeyboardAndResumesAfterAReload(t *testing.
 }
 
 func TestInChromiumAPreviewLinkGoesForwardAndBackAndRecordsNothing(t *testing.T) {
+	t.Parallel()
 	b := newBrowserEnv(t)
 	panel, err := b.app.Tenancy.PanelByKey(t.Context(), "demo")
 	require.NoError(t, err)

@@ -430,6 +430,7 @@ func (b *browserEnv) participationStatus(t *testing.T, campaignID string) string
 }
 
 func TestInChromiumAMemberAnswersEveryControlAndIsPaidOnce(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name       string
 		byKeyboard bool
@@ -552,6 +553,7 @@ func (d driver) chooseAndNext(question, option string) {
 }
 
 func TestInChromiumASurveyThatEndsEarlyShowsItsOutcomeAndPaysNothing(t *testing.T) {
+	t.Parallel()
 	// Car owners answer on; the others are screened out. One car owner completes, then the
 	// quota of car owners is full.
 	carSurvey := func(b *browserEnv) string {
@@ -627,6 +629,7 @@ func TestInChromiumASurveyThatEndsEarlyShowsItsOutcomeAndPaysNothing(t *testing.
 }
 
 func TestInChromiumAMemberRatesACompletedSurveyWithACommentOnTheThankYouPage(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		rate    func(d driver)
@@ -689,6 +692,7 @@ func TestInChromiumAMemberRatesACompletedSurveyWithACommentOnTheThankYouPage(t *
 // A reload mid-way and a double click on the last Next are in survey_island_browser_test.go;
 // these are the other ways of coming back to a question.
 func TestInChromiumASurveyIsPaidExactlyOnceHoweverTheMemberComesAndGoes(t *testing.T) {
+	t.Parallel()
 	threeSteps := func(b *browserEnv) string {
 		return b.importSurvey(t, "Three steps", "1.25", []campaigns.Question{
 			choiceQuestion("colour", "Pick a colour", "red", "green"),

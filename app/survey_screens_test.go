@@ -53,6 +53,7 @@ func finishQuickPoll(t *testing.T, c *client, openWith string) string {
 }
 
 func TestTheThankYouButtonGoesWhereTheSpecSays(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		openWith  string // the query the survey link carried
@@ -81,6 +82,7 @@ func TestTheThankYouButtonGoesWhereTheSpecSays(t *testing.T) {
 }
 
 func TestAfterTheWelcomeCampaignTheThankYouButtonOpensTheFirstCampaignOfTheFeed(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.client("localhost")
 		require.Equal(t, http.StatusCreated, c.postJSON("/ah/api/v2/user/register", `{"email":"new@demo.test","password":"a-good-password"}`).StatusCode)
@@ -105,6 +107,7 @@ func TestAfterTheWelcomeCampaignTheThankYouButtonOpensTheFirstCampaignOfTheFeed(
 }
 
 func TestTheEmbeddedSurveyScreenIsFramedOnlyByThePanelsSites(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	c := e.member()
 	poll := e.campaignID("demo", "Quick poll")
@@ -133,6 +136,7 @@ func TestTheEmbeddedSurveyScreenIsFramedOnlyByThePanelsSites(t *testing.T) {
 }
 
 func TestAnEmbeddedSurveyWithoutASessionOffersSignInInANewTab(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	poll := e.campaignID("demo", "Quick poll")
 	res := e.client("localhost").get("/embed/survey/" + poll)
@@ -143,6 +147,7 @@ func TestAnEmbeddedSurveyWithoutASessionOffersSignInInANewTab(t *testing.T) {
 }
 
 func TestATokenOpensTheEmbeddedSurveyWithAPartitionedCookie(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	token := e.member().cookie("pp-token")
 	poll := e.campaignID("demo", "Quick poll")
@@ -161,6 +166,7 @@ func TestATokenOpensTheEmbeddedSurveyWithAPartitionedCookie(t *testing.T) {
 }
 
 func TestTheWidgetOpensAtItsOneQuestionWithSubmitAndStaysInTheFrame(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.member()
 		poll := e.campaignID("demo", "Quick poll")
@@ -181,6 +187,7 @@ func TestTheWidgetOpensAtItsOneQuestionWithSubmitAndStaysInTheFrame(t *testing.T
 }
 
 func TestTheQuestionIframeURLOpensTheEmbeddedSurvey(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	c := e.member()
 	token := c.cookie("pp-token")
@@ -197,6 +204,7 @@ func TestTheQuestionIframeURLOpensTheEmbeddedSurvey(t *testing.T) {
 }
 
 func TestACampaignWithAMinimumAgeHoldsBackMembersTheirDateOfBirthDoesNotAllow(t *testing.T) {
+	t.Parallel()
 	const id = "5f1e0c9a-8b7d-4e6f-9a1b-2c3d4e5f6a70"
 	eachDialect(t, func(t *testing.T, e *env) {
 		e.importCampaign(&campaigns.Definition{
@@ -246,6 +254,7 @@ func TestACampaignWithAMinimumAgeHoldsBackMembersTheirDateOfBirthDoesNotAllow(t 
 }
 
 func TestAQuestionsRichTextIsSanitisedForTheBoxAndTheAPI(t *testing.T) {
+	t.Parallel()
 	const id = "5f1e0c9a-8b7d-4e6f-9a1b-2c3d4e5f6a71"
 	e := newEnv(t, "sqlite")
 	e.importCampaign(&campaigns.Definition{

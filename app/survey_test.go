@@ -41,6 +41,7 @@ func (e *env) balanceOf(c *client) string {
 }
 
 func TestAMemberAnswersQuickPollThroughTheAPIAndIsPaidOnce(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.member()
 		poll := e.campaignID("demo", "Quick poll")
@@ -100,6 +101,7 @@ func TestAMemberAnswersQuickPollThroughTheAPIAndIsPaidOnce(t *testing.T) {
 }
 
 func TestWithoutJavaScriptAMemberStartsAnswersAndRatesASurvey(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.member()
 		poll := e.campaignID("demo", "Quick poll")
@@ -137,6 +139,7 @@ func TestWithoutJavaScriptAMemberStartsAnswersAndRatesASurvey(t *testing.T) {
 }
 
 func TestANewcomerCompletesTheWelcomeCampaignOnceAndThenSeesTheFeed(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.client("localhost")
 		require.Equal(t, http.StatusCreated, c.postJSON("/ah/api/v2/user/register", `{"email":"new@demo.test","password":"a-good-password"}`).StatusCode)
@@ -266,6 +269,7 @@ func deref(n *int) int {
 }
 
 func TestSurveyThemesAreServedByCampaignAndByGuidWithTheSpecsFontWeights(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.member()
 		poll := e.campaignID("demo", "Quick poll")
@@ -287,6 +291,7 @@ func TestSurveyThemesAreServedByCampaignAndByGuidWithTheSpecsFontWeights(t *test
 }
 
 func TestAPreviewLinkWalksACampaignWithoutRecordingOrPaying(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		panel, err := e.app.Tenancy.PanelByKey(t.Context(), "demo")
 		require.NoError(t, err)
@@ -342,6 +347,7 @@ func TestAPreviewLinkWalksACampaignWithoutRecordingOrPaying(t *testing.T) {
 }
 
 func TestTheFollowURLOpensTheSurveyScreenSignedInAndInTheLanguage(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		token := e.member().cookie("pp-token")
 		poll := e.campaignID("demo", "Quick poll")

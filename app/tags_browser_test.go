@@ -28,6 +28,7 @@ const fakeGtag = `(function () {
 })()`
 
 func TestInChromiumTheTagLoadsAndReportsThePageViewWithoutTokens(t *testing.T) {
+	t.Parallel()
 	b := newBrowserEnv(t)
 	for _, tc := range []struct{ panel, host, id string }{
 		{"demo", "localhost", "G-TEST1234"},
@@ -98,6 +99,7 @@ func pageViewWithoutTokens(t *testing.T, b *browserEnv, host, id string) {
 }
 
 func TestInChromiumAPanelWithoutATagRequestsNothingFromGoogle(t *testing.T) {
+	t.Parallel()
 	b := newBrowserEnv(t)
 	var mu sync.Mutex
 	var google []string

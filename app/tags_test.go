@@ -87,6 +87,7 @@ func directive(csp, name string) string {
 }
 
 func TestAPanelsTagLoadsOnItsPagesWithTheNonceAndOnlyItsCSPIsWidened(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, analytics, manager string
 		gtag, gtm                string   // data-gtag and data-gtm of the tag, "" for none
@@ -166,6 +167,7 @@ func TestAPanelsTagLoadsOnItsPagesWithTheNonceAndOnlyItsCSPIsWidened(t *testing.
 }
 
 func TestFramedPagesCarryNoTag(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		setDemoTags(t, e, "G-TEST1234", "GTM-ABC123")
 		res := e.client("localhost").get("/widgets/login")
@@ -176,6 +178,7 @@ func TestFramedPagesCarryNoTag(t *testing.T) {
 }
 
 func TestABadTagIsLoggedOncePerProcessNotPerPage(t *testing.T) {
+	t.Parallel()
 	eachDialectLogged(t, func(t *testing.T, e *env, logs *logBuffer) {
 		setDemoTags(t, e, "XX-1", "")
 		for range 3 {

@@ -10,6 +10,7 @@ import (
 )
 
 func TestTheHostHeaderPicksThePanel(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		cases := []struct {
 			name, host, wantTitle string
@@ -31,6 +32,7 @@ func TestTheHostHeaderPicksThePanel(t *testing.T) {
 }
 
 func TestAnUnknownHostGetsUnrecognizedDomain(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		page := e.client("nowhere.example:3000").get("/login")
 		assert.Equal(t, http.StatusNotFound, page.StatusCode)
@@ -47,6 +49,7 @@ func TestAnUnknownHostGetsUnrecognizedDomain(t *testing.T) {
 }
 
 func TestThePanelThemeIsEmittedAsCSSVariables(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		nw := e.client("northwind.localhost").get("/login").Body
 		assert.Contains(t, nw, "--color-primary:#1F3A5F;")
@@ -64,6 +67,7 @@ func TestThePanelThemeIsEmittedAsCSSVariables(t *testing.T) {
 }
 
 func TestTheTitleHasNoEnvironmentSuffixInProduction(t *testing.T) {
+	t.Parallel()
 	cfg := testConfig("production")
 	e := newEnvWith(t, "sqlite", cfg)
 	res := e.client("localhost").get("/login")
@@ -72,6 +76,7 @@ func TestTheTitleHasNoEnvironmentSuffixInProduction(t *testing.T) {
 }
 
 func TestDomainInfoListsThePanelAndItsLanguages(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		res := e.client("localhost").get("/ah/api/v1/domain-info?domain=northwind.localhost")
 		require.Equal(t, http.StatusOK, res.StatusCode)
@@ -105,6 +110,7 @@ func TestDomainInfoListsThePanelAndItsLanguages(t *testing.T) {
 }
 
 func TestInstanceInfoAnswersOnlyForThePanelOfTheHost(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		res := e.client("northwind.localhost").get("/ah/api/v1/instance-info?panelKey=northwind")
 		require.Equal(t, http.StatusOK, res.StatusCode)
@@ -131,6 +137,7 @@ func TestInstanceInfoAnswersOnlyForThePanelOfTheHost(t *testing.T) {
 }
 
 func TestTheInstanceCodeInThePathMustBeThePanels(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		assert.Equal(t, http.StatusOK, e.client("localhost").get("/api/v1/demo/ping").StatusCode)
 		assert.Equal(t, http.StatusNotFound, e.client("localhost").get("/api/v1/northwind/ping").StatusCode)
@@ -139,6 +146,7 @@ func TestTheInstanceCodeInThePathMustBeThePanels(t *testing.T) {
 }
 
 func TestSupportedLanguagesFollowTheDomain(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		res := e.client("localhost").get("/api/v1/translations/languages/supported?domain=northwind.localhost")
 		require.Equal(t, http.StatusOK, res.StatusCode)

@@ -34,6 +34,7 @@ panel northwind: --color-error-ink #F22C44 (default) → #D80032 (3.48:1 → 4.5
 `
 
 func TestTenantApplyPrintsEveryColourTheContrastRuleAdjustedForEachPanel(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	dir := t.TempDir()
 	var files []string
@@ -53,6 +54,7 @@ func TestTenantApplyPrintsEveryColourTheContrastRuleAdjustedForEachPanel(t *test
 }
 
 func TestTenantApplyNamesAColourItCannotReadAndPrintsNothingForAPanelItRefuses(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	dir := t.TempDir()
 	hostile := writeCampaignTestFile(t, dir, "acme.yaml", `instance: {code: acme}

@@ -64,6 +64,7 @@ func loopback(port int) *http.Client {
 // member's language lacks (survey.per_fortnight) for that panel and language, and drops the
 // one it has (survey.next: the page lost it, the catalogue did not).
 func TestInChromiumTheSurveyBoxReportsLabelsItLacksAndThePanelKeepsThemPerLanguage(t *testing.T) {
+	t.Parallel()
 	b := newBrowserEnv(t)
 	for _, tc := range []struct {
 		panel, host, email, password, lang, next string

@@ -24,6 +24,7 @@ func missingRows(t *testing.T, e *env, f tenancy.MissingFilter) []tenancy.Missin
 }
 
 func TestAnIslandsReportOfMissingKeysIsCountedPerPanelLanguageAndKey(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		demo, northwind := e.client("localhost"), e.client("northwind.localhost")
 		report := `{"survey.brand_new_label":"Brand new label","nav.feed":"Home"}`
@@ -49,6 +50,7 @@ func TestAnIslandsReportOfMissingKeysIsCountedPerPanelLanguageAndKey(t *testing.
 }
 
 func TestABadMissingTranslationsReportIsRefusedWithAClearError(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.client("localhost")
 		many := map[string]string{}
@@ -98,6 +100,7 @@ func TestABadMissingTranslationsReportIsRefusedWithAClearError(t *testing.T) {
 }
 
 func TestMissingTranslationReportsAreRateLimitedPerAddress(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.client("localhost")
 		for i := range 30 {
@@ -112,6 +115,7 @@ func TestMissingTranslationReportsAreRateLimitedPerAddress(t *testing.T) {
 }
 
 func TestAKeyAPageMissesInTheMembersLanguageIsRecordedWithoutAWritePerPage(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.client("localhost")
 		c.header.Set("Accept-Language", "es")
@@ -135,6 +139,7 @@ func TestAKeyAPageMissesInTheMembersLanguageIsRecordedWithoutAWritePerPage(t *te
 }
 
 func TestTheTranslationsCommandsListAndExportTheMissingKeys(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		ctx := context.Background()
 		require.Equal(t, http.StatusNoContent, e.client("localhost").postJSON("/api/v1/translations/add/translation/es", `{"feed.brand_new":"Brand new"}`).StatusCode)
@@ -166,6 +171,7 @@ func TestTheTranslationsCommandsListAndExportTheMissingKeys(t *testing.T) {
 }
 
 func TestTheTranslationsCommandsRefuseBadArguments(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		args []string
@@ -188,6 +194,7 @@ func TestTheTranslationsCommandsRefuseBadArguments(t *testing.T) {
 }
 
 func TestAnExportGivesEachMissingKeyItsEnglishMessageToTranslate(t *testing.T) {
+	t.Parallel()
 	fsys := fstest.MapFS{"en.yaml": {Data: []byte("feed.title: \"Your feed\"\nfeed.minutes:\n  one: \"{{.Count}} min\"\n  other: \"{{.Count}} mins\"\n")}}
 	at := time.Date(2027, 3, 1, 0, 0, 0, 0, time.UTC)
 	row := func(panel, lang, key, fallback string, n int64) tenancy.MissingRow {

@@ -32,6 +32,7 @@ func waitRows(p *rod.Page, n int) {
 }
 
 func TestInChromiumTheTransactionFiltersChangeTheResultsInPlace(t *testing.T) {
+	t.Parallel()
 	b := newBrowserEnv(t)
 	for i := range 12 {
 		b.credit(int64(100+i), fmt.Sprintf("k%d", i))
@@ -110,6 +111,7 @@ func TestInChromiumTheTransactionFiltersChangeTheResultsInPlace(t *testing.T) {
 }
 
 func TestInChromiumThePaymentNotificationIsDismissedInPlace(t *testing.T) {
+	t.Parallel()
 	b := newBrowserEnv(t)
 	p := b.signedInFeed(t, false)
 	p.MustNavigate(b.url("localhost", "/transactions")).MustWaitLoad() // seen the starting balance
@@ -126,6 +128,7 @@ func TestInChromiumThePaymentNotificationIsDismissedInPlace(t *testing.T) {
 }
 
 func TestInChromiumWithoutJavaScriptTheTransactionFiltersStillWork(t *testing.T) {
+	t.Parallel()
 	b := newBrowserEnv(t)
 	b.credit(500, "prize", func(mv *wallet.Movement) { mv.Competition = true; mv.Title = "Prize draw" })
 	p := b.signedInFeed(t, true)

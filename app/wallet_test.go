@@ -83,6 +83,7 @@ func (e *env) northwindMember() *client {
 }
 
 func TestTheDemoMemberStartsWithTwentyFiveDollarsFromOneManualEntry(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.member()
 		b := decodeJSON[map[string]string](t, c.get("/api/v3/user/balance"), http.StatusOK)
@@ -105,6 +106,7 @@ func TestTheDemoMemberStartsWithTwentyFiveDollarsFromOneManualEntry(t *testing.T
 }
 
 func TestTransactionsPagedFiltersByTypeAndDatesAndPagesNewestFirst(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		for i := range 12 {
 			e.credit(int64(10+i), fmt.Sprintf("k%d", i))
@@ -153,6 +155,7 @@ func TestTransactionsPagedFiltersByTypeAndDatesAndPagesNewestFirst(t *testing.T)
 }
 
 func TestBadTransactionsQueriesAre400sNamingTheField(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.member()
 		cases := []struct{ query, field string }{
@@ -188,6 +191,7 @@ func TestBadTransactionsQueriesAre400sNamingTheField(t *testing.T) {
 }
 
 func TestWalletCallsArePrivateAndBlindToOtherPanels(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		entry := e.credit(50, "mine")
 		visitor := e.client("localhost")
@@ -210,6 +214,7 @@ func TestWalletCallsArePrivateAndBlindToOtherPanels(t *testing.T) {
 }
 
 func TestAReportedTransactionIsListedWithTheCampaignReportsOnce(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		entry := e.credit(50, "reported")
 		c := e.member()
@@ -252,6 +257,7 @@ func TestAReportedTransactionIsListedWithTheCampaignReportsOnce(t *testing.T) {
 }
 
 func TestTheBalanceIsInTheHeaderOfEveryPrivatePage(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.member()
 		for _, path := range []string{"/feed", "/settings", "/transactions"} {
@@ -266,6 +272,7 @@ func TestTheBalanceIsInTheHeaderOfEveryPrivatePage(t *testing.T) {
 }
 
 func TestThePaymentNotificationShowsNewCreditsUntilDismissed(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.member()
 		c.get("/transactions") // the member has looked at the starting balance
@@ -312,6 +319,7 @@ func between(s, start, end string) string {
 }
 
 func TestTheTransactionsPageWorksWithoutJavaScript(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		for i := range 11 {
 			e.credit(int64(100+i), fmt.Sprintf("k%d", i))

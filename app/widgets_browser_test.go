@@ -103,6 +103,7 @@ func userClick(t *testing.T, el *rod.Element) {
 }
 
 func TestInChromiumTheDemoPartnerPageHearsTheLoginWidgetFromThePanelsOriginAndTheMemberStaysInTheFrame(t *testing.T) {
+	t.Parallel()
 	b := newBrowserEnv(t)
 	pt := b.partner(t, func(*partner) http.Handler { return demoPartnerOn(strconv.Itoa(b.port)) })
 	b.widgetsOf(t, "demo", "frame", pt.origin)
@@ -139,6 +140,7 @@ func TestInChromiumTheDemoPartnerPageHearsTheLoginWidgetFromThePanelsOriginAndTh
 }
 
 func TestInChromiumAWidgetOfAPanelThatOpensItselfTellsTheTenantThenOpensThePanelSignedIn(t *testing.T) {
+	t.Parallel()
 	b := newBrowserEnv(t)
 	panel := b.url("localhost", "")
 	for _, tc := range []struct {
@@ -181,6 +183,7 @@ func TestInChromiumAWidgetOfAPanelThatOpensItselfTellsTheTenantThenOpensThePanel
 }
 
 func TestInChromiumTheWidgetsWorkWithoutJavaScriptInTheFrameAndOpenThePanelFromTheirLink(t *testing.T) {
+	t.Parallel()
 	b := newBrowserEnv(t)
 	// The tenant's frame runs no script at all: its forms and its link to the top are the page's own.
 	const noScript = "allow-forms allow-same-origin allow-top-navigation-by-user-activation"

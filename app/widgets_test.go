@@ -151,6 +151,7 @@ func (e *env) startedBy(t *testing.T, ppToken string) (app, parent string) {
 var openLinkRE = regexp.MustCompile(`href="(/widgets/continue\?code=([0-9a-f]+))" target="_top"`)
 
 func TestTheWidgetsShowTheirFormsInThePanelsThemeWithItsProvidersAndCaptchaAndNothingOfTheApp(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		e.withLocalSignIn(t)
 		e.withCaptcha(t, "always") // Canvass Demo asks for one on every form, and offers no provider now
@@ -202,6 +203,7 @@ func TestTheWidgetsShowTheirFormsInThePanelsThemeWithItsProvidersAndCaptchaAndNo
 }
 
 func TestTheWidgetsMayBeFramedOnlyByThePanelsSitesAndEmbedOriginsAndTheHandoffNever(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.client("localhost")
 		for _, path := range []string{"/widgets/login", "/widgets/join"} {
@@ -223,6 +225,7 @@ func TestTheWidgetsMayBeFramedOnlyByThePanelsSitesAndEmbedOriginsAndTheHandoffNe
 }
 
 func TestCookiesSetInAWidgetArePartitionedAndSameSiteNoneAndTheHandoffsAreThePanelsOwn(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		login := func(app string) *response {
 			h := http.Header{"Content-Type": {"application/json"}}
@@ -272,6 +275,7 @@ func TestCookiesSetInAWidgetArePartitionedAndSameSiteNoneAndTheHandoffsAreThePan
 }
 
 func TestParentFrameURLAndTheAppNameAreRecordedOnTheSessionAndOnTheAccountHolderWhoJoins(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		widget := http.Header{"Content-Type": {"application/json"}, web.AppNameHeader: {web.AppWidget}}
 		apiLogin := e.client("localhost").do(http.MethodPost, "/ah/api/v2/user/login",
@@ -322,6 +326,7 @@ func TestParentFrameURLAndTheAppNameAreRecordedOnTheSessionAndOnTheAccountHolder
 }
 
 func TestABadParentFrameURLIsA400NamingTheFieldAndNobodySignsInOrJoins(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		rows := func() [2]int64 {
 			return [2]int64{e.count(t, "SELECT COUNT(*) FROM sessions"), e.count(t, "SELECT COUNT(*) FROM account_holders")}
@@ -373,6 +378,7 @@ func TestABadParentFrameURLIsA400NamingTheFieldAndNobodySignsInOrJoins(t *testin
 }
 
 func TestTheMessageGoesOnlyToTheAllowListedOriginOfTheFramingPageAndNeverToEveryone(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		e.widgetsOf(t, "demo", "frame", "https://www.acme.example")
 		for _, tc := range []struct {
@@ -419,6 +425,7 @@ func TestTheMessageGoesOnlyToTheAllowListedOriginOfTheFramingPageAndNeverToEvery
 func ptr(s string) *string { return &s }
 
 func TestAHandoffCodeOpensThePanelOnceForAFewMinutesAndIsStoredOnlyAsItsHash(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		e.widgetsOf(t, "demo", "panel", demoPartnerOrigin)
 		f := e.frame("localhost")
@@ -486,6 +493,7 @@ func TestAHandoffCodeOpensThePanelOnceForAFewMinutesAndIsStoredOnlyAsItsHash(t *
 }
 
 func TestASignedInWidgetSaysWhoIsInOffersThePanelOnlyWhenItOpensItselfAndSignsOut(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		for _, after := range []string{"frame", "panel"} {
 			t.Run(after, func(t *testing.T) {
@@ -511,6 +519,7 @@ func TestASignedInWidgetSaysWhoIsInOffersThePanelOnlyWhenItOpensItselfAndSignsOu
 }
 
 func TestWidgetAfterIsSetByTheTenantFileAndAnythingButFrameOrPanelIsRefused(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		dir := t.TempDir()
 		file := func(after string) string {
@@ -538,6 +547,7 @@ func TestWidgetAfterIsSetByTheTenantFileAndAnythingButFrameOrPanelIsRefused(t *t
 }
 
 func TestTheDemoServesItsPartnerSiteOnPartnerLocalhostOnlyAndEveryOtherUnknownHostIsStillUnrecognized(t *testing.T) {
+	t.Parallel()
 	for _, d := range dbtest.Dialects(t) {
 		t.Run(string(d), func(t *testing.T) {
 			cfg := testConfig("development")

@@ -63,6 +63,7 @@ func refused(db *gorm.DB, sql string, args ...any) (err error) {
 func ptr[T any](v T) *T { return &v }
 
 func TestTheOfferLedgerMigrationHoldsDebtAndReversalsAndGoesDownAndUpAgain(t *testing.T) {
+	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
 		ctx := context.Background()
 		panel := seed.Panel(t, db, "acme", "USD")

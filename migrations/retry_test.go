@@ -13,6 +13,7 @@ import (
 )
 
 func TestInTxTriesALostRaceAgainAndARealFailureOnce(t *testing.T) {
+	t.Parallel()
 	errBroken := errors.New("broken")
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()

@@ -13,6 +13,7 @@ import (
 // app is what knows every module, and migrations imports none of them.
 
 func TestMigrationsApplyOnEveryDialectAndAreIdempotent(t *testing.T) {
+	t.Parallel()
 	for _, d := range dbtest.Dialects(t) {
 		t.Run(string(d), func(t *testing.T) {
 			db := dbtest.OpenEmpty(t, d)

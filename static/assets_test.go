@@ -88,6 +88,7 @@ func fsWith(manifest string) fstest.MapFS {
 }
 
 func TestLoad(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		fsys    fs.FS
@@ -116,6 +117,7 @@ func TestLoad(t *testing.T) {
 }
 
 func TestHead(t *testing.T) {
+	t.Parallel()
 	const (
 		mainJS    = "/static/dist/assets/main-ianKvDui.js"
 		mainCSS   = "/static/dist/assets/main-C92gYl3D.css"
@@ -214,6 +216,7 @@ func TestHead(t *testing.T) {
 }
 
 func TestHeadWithoutBuild(t *testing.T) {
+	t.Parallel()
 	a, err := Load(fstest.MapFS{})
 	require.NoError(t, err)
 	assert.False(t, a.Built())
@@ -225,6 +228,7 @@ func TestHeadWithoutBuild(t *testing.T) {
 }
 
 func TestHeadReturnsFreshSlices(t *testing.T) {
+	t.Parallel()
 	a, err := Load(fsWith(realManifest))
 	require.NoError(t, err)
 	first := a.Head("survey-box")
@@ -235,6 +239,7 @@ func TestHeadReturnsFreshSlices(t *testing.T) {
 
 // TestEmbeddedBuild checks the real build when there is one (after `npm run build`).
 func TestEmbeddedBuild(t *testing.T) {
+	t.Parallel()
 	if _, err := fs.Stat(FS, ManifestPath); err != nil {
 		t.Skip("no Vite build embedded (run `npm run build`)")
 	}
@@ -253,6 +258,7 @@ func TestEmbeddedBuild(t *testing.T) {
 }
 
 func TestEmbeddedHandWrittenFiles(t *testing.T) {
+	t.Parallel()
 	for _, p := range []string{"dist/.gitignore", "img/sad-face.svg", "img/favicon.svg"} {
 		_, err := fs.Stat(FS, p)
 		assert.NoError(t, err, p)

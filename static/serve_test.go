@@ -92,6 +92,7 @@ func serve(t *testing.T, app *fiber.App, method, target string, header http.Head
 }
 
 func TestPreferredEncodingHonoursTheClientsQValues(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		accept string
@@ -127,6 +128,7 @@ func TestPreferredEncodingHonoursTheClientsQValues(t *testing.T) {
 }
 
 func TestTheHandlerSendsTheVariantTheClientPrefers(t *testing.T) {
+	t.Parallel()
 	app, _ := staticApp(t, testFiles(t))
 	cases := []struct {
 		name        string
@@ -185,6 +187,7 @@ func TestTheHandlerSendsTheVariantTheClientPrefers(t *testing.T) {
 }
 
 func TestEachVariantHasItsOwnETagAndRevalidatesWith304(t *testing.T) {
+	t.Parallel()
 	app, _ := staticApp(t, testFiles(t))
 	const path = "/static/dist/assets/main-abc123.js"
 	tags := map[string]string{}
@@ -227,6 +230,7 @@ func TestEachVariantHasItsOwnETagAndRevalidatesWith304(t *testing.T) {
 }
 
 func TestHeadAnswersTheHeadersOfGetWithoutTheBody(t *testing.T) {
+	t.Parallel()
 	app, _ := staticApp(t, testFiles(t))
 	for _, accept := range []string{"br", "gzip", ""} {
 		t.Run("Accept-Encoding "+accept, func(t *testing.T) {
@@ -243,6 +247,7 @@ func TestHeadAnswersTheHeadersOfGetWithoutTheBody(t *testing.T) {
 }
 
 func TestWhatIsNotAServedFileIsA404(t *testing.T) {
+	t.Parallel()
 	app, _ := staticApp(t, testFiles(t))
 	cases := []struct {
 		name string
@@ -271,6 +276,7 @@ func TestWhatIsNotAServedFileIsA404(t *testing.T) {
 }
 
 func TestOtherMethodsGoOnToTheNextHandler(t *testing.T) {
+	t.Parallel()
 	app, _ := staticApp(t, testFiles(t))
 	for _, method := range []string{http.MethodPost, http.MethodPut, http.MethodDelete} {
 		res, _ := serve(t, app, method, "/static/css/app.css", nil)
@@ -279,11 +285,13 @@ func TestOtherMethodsGoOnToTheNextHandler(t *testing.T) {
 }
 
 func TestStaleVariantsAreReported(t *testing.T) {
+	t.Parallel()
 	_, files := staticApp(t, testFiles(t))
 	assert.Equal(t, []string{"dist/precompressed/img/stale.svg.br"}, files.Stale())
 }
 
 func TestTheEmbeddedBuildHasBothVariantsOfEveryTextFile(t *testing.T) {
+	t.Parallel()
 	files, err := Embedded()
 	require.NoError(t, err)
 	assert.Empty(t, files.Stale(), "run `make islands` after changing static files")

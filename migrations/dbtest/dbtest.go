@@ -15,11 +15,12 @@ import (
 	"gorm.io/gorm"
 )
 
-// Each runs fn as a subtest named after the dialect, with its own migrated database.
+// Each runs fn as a parallel subtest named after the dialect, with its own migrated database.
 func Each(t *testing.T, fn func(t *testing.T, db *gorm.DB)) {
 	t.Helper()
 	for _, d := range Dialects(t) {
 		t.Run(string(d), func(t *testing.T) {
+			t.Parallel()
 			fn(t, Open(t, d))
 		})
 	}

@@ -111,7 +111,7 @@ func openPostgresCopy(t testing.TB) *gorm.DB {
 func openPostgresFrom(t testing.TB, admin *sql.DB, template string) *gorm.DB {
 	t.Helper()
 	name := fmt.Sprintf("canvass_t_%d_%s", os.Getpid(), randomHex(6))
-	if _, err := admin.Exec(`CREATE DATABASE "` + name + `" TEMPLATE "` + template + `"`); err != nil {
+	if err := createDatabase(admin, name, template); err != nil {
 		t.Fatalf("copy the postgres template: %v", err)
 	}
 	db, err := migrations.Open(databaseURL(os.Getenv("CANVASS_TEST_POSTGRES_URL"), name))
@@ -123,6 +123,27 @@ func openPostgresFrom(t testing.TB, admin *sql.DB, template string) *gorm.DB {
 		admin.Exec(`DROP DATABASE IF EXISTS "` + name + `" WITH (FORCE)`)
 	})
 	return db
+}
+
+// createDatabase creates a test database, a copy of template unless that is "", that commits
+// without waiting for its WAL to reach the disk (synchronous_commit off). A test database is
+// thrown away at the end of its test, so a crash losing its last commits costs nothing, and
+// each commit's wait for the disk was most of a write's time. The setting belongs to the
+// database (ALTER DATABASE), so nothing else on the server changes; a copy does not inherit
+// it, so each database gets it anew.
+func createDatabase(admin *sql.DB, name, template string) error {
+	create := `CREATE DATABASE "` + name + `"`
+	if template != "" {
+		create += ` TEMPLATE "` + template + `"`
+	}
+	if _, err := admin.Exec(create); err != nil {
+		return err
+	}
+	if _, err := admin.Exec(`ALTER DATABASE "` + name + `" SET synchronous_commit = off`); err != nil {
+		admin.Exec(`DROP DATABASE IF EXISTS "` + name + `"`)
+		return fmt.Errorf("set synchronous_commit: %w", err)
+	}
+	return nil
 }
 
 var (
@@ -165,7 +186,7 @@ func postgresTemplate(admin *sql.DB) (string, error) {
 	pgTemplateOnce.Do(func() {
 		dropEndedDatabases(admin)
 		name := fmt.Sprintf("canvass_tpl_%d_%s", os.Getpid(), randomHex(4))
-		if _, err := admin.Exec(`CREATE DATABASE "` + name + `"`); err != nil {
+		if err := createDatabase(admin, name, ""); err != nil {
 			pgTemplateErr = fmt.Errorf("create %s: %w", name, err)
 			return
 		}
@@ -259,34 +280,54 @@ func OpenSeeded(t testing.TB, d migrations.Dialect, key string, maxAge time.Dura
 	t.Helper()
 	seededMu.Lock()
 	tpl, err := seededTemplate(t, d, key, maxAge, seed)
+	if err == nil {
+		tpl.users++ // tests copy side by side: a template is removed only once no copy reads it
+	}
 	seededMu.Unlock()
 	if err != nil {
 		t.Fatalf("seeded %s template: %v", d, err) // (the key may be long: a whole config)
 	}
+	defer func() {
+		seededMu.Lock()
+		defer seededMu.Unlock()
+		if tpl.users--; tpl.users == 0 && tpl.replaced {
+			tpl.remove(t)
+		}
+	}()
 	if d == migrations.Postgres {
-		return openPostgresFrom(t, postgresAdmin(t), tpl)
+		return openPostgresFrom(t, postgresAdmin(t), tpl.name)
 	}
-	return openSQLiteFrom(t, tpl)
+	return openSQLiteFrom(t, tpl.name)
 }
 
 type seeded struct {
-	name string // a file (SQLite) or a database (PostgreSQL)
-	made time.Time
+	dialect  migrations.Dialect
+	name     string // a file (SQLite) or a database (PostgreSQL)
+	made     time.Time
+	users    int  // copies being made of it now
+	replaced bool // a newer template of the same key has taken its place
+}
+
+func (s *seeded) remove(t testing.TB) {
+	if s.dialect == migrations.Postgres {
+		postgresAdmin(t).Exec(`DROP DATABASE IF EXISTS "` + s.name + `"`)
+	} else {
+		os.Remove(s.name)
+	}
 }
 
 var (
 	seededMu sync.Mutex
-	seededBy = map[string]seeded{} // dialect + key
+	seededBy = map[string]*seeded{} // dialect + key
 )
 
 // seededTemplate returns the seeded template of d and key, making it (again) when there is
 // none or it is older than maxAge. Called with seededMu held.
-func seededTemplate(t testing.TB, d migrations.Dialect, key string, maxAge time.Duration, seed func(db *gorm.DB) error) (string, error) {
+func seededTemplate(t testing.TB, d migrations.Dialect, key string, maxAge time.Duration, seed func(db *gorm.DB) error) (*seeded, error) {
 	id := string(d) + "\x00" + key
 	if s, ok := seededBy[id]; ok && time.Since(s.made) < maxAge {
-		return s.name, nil
+		return s, nil
 	}
-	old, had := seededBy[id]
 	var name string
 	var db *gorm.DB
 	var err error
@@ -295,48 +336,44 @@ func seededTemplate(t testing.TB, d migrations.Dialect, key string, maxAge time.
 		admin := postgresAdmin(t)
 		base, err := postgresTemplate(admin)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		name = fmt.Sprintf("canvass_tpl_%d_%s", os.Getpid(), randomHex(4))
-		if _, err := admin.Exec(`CREATE DATABASE "` + name + `" TEMPLATE "` + base + `"`); err != nil {
-			return "", fmt.Errorf("create %s: %w", name, err)
+		if err := createDatabase(admin, name, base); err != nil {
+			return nil, fmt.Errorf("create %s: %w", name, err)
 		}
 		if db, err = migrations.Open(databaseURL(os.Getenv("CANVASS_TEST_POSTGRES_URL"), name)); err != nil {
-			return "", err
+			return nil, err
 		}
 	default:
 		base, err := sqliteTemplate()
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		name = filepath.Join(filepath.Dir(base), "seeded-"+randomHex(4)+".db")
 		if err := copyFile(base, name); err != nil {
-			return "", err
+			return nil, err
 		}
 		if db, err = migrations.Open("sqlite://" + name); err != nil {
-			return "", err
+			return nil, err
 		}
 	}
+	made := &seeded{dialect: d, name: name, made: time.Now()}
 	err = seed(db)
 	if err == nil && d == migrations.SQLite {
 		err = db.Exec("PRAGMA wal_checkpoint(TRUNCATE)").Error
 	}
 	closeDB(db) // a template must have no one connected while it is copied
 	if err != nil {
-		if d == migrations.Postgres {
-			postgresAdmin(t).Exec(`DROP DATABASE IF EXISTS "` + name + `"`)
-		} else {
-			os.Remove(name)
-		}
-		return "", fmt.Errorf("seed: %w", err)
+		made.remove(t)
+		return nil, fmt.Errorf("seed: %w", err)
 	}
-	seededBy[id] = seeded{name: name, made: time.Now()}
-	if had {
-		if d == migrations.Postgres {
-			postgresAdmin(t).Exec(`DROP DATABASE IF EXISTS "` + old.name + `"`)
-		} else {
-			os.Remove(old.name)
+	if old, had := seededBy[id]; had {
+		old.replaced = true
+		if old.users == 0 {
+			old.remove(t)
 		}
 	}
-	return name, nil
+	seededBy[id] = made
+	return made, nil
 }

@@ -8,12 +8,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/canvass/canvass/locales"
 	"github.com/canvass/canvass/migrations/dbtest"
 	"github.com/canvass/canvass/modules/accounts"
 	"github.com/canvass/canvass/modules/mailer"
 	"github.com/canvass/canvass/modules/mailer/mailertest"
 	"github.com/canvass/canvass/modules/ratelimit"
+	"github.com/canvass/canvass/modules/testsupport/messages"
 	"github.com/canvass/canvass/modules/testsupport/seed"
 	"github.com/canvass/canvass/modules/web"
 	"github.com/stretchr/testify/assert"
@@ -36,8 +36,7 @@ type consoleFixture struct {
 func eachConsoleFixture(t *testing.T, fn func(t *testing.T, f *consoleFixture)) {
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
 		log := slog.New(slog.NewTextHandler(io.Discard, nil))
-		loc, err := web.NewLocales(locales.FS, nil)
-		require.NoError(t, err)
+		loc := messages.Locales(t)
 		kit := web.NewKit("development", strings.Repeat("s", 32), log, loc, nil)
 		smtp := mailertest.Start(t)
 		sender, err := mailer.New(mailer.Config{URL: smtp.URL(), From: "no-reply@canvass.test"}, nil)
@@ -82,6 +81,7 @@ func (f *consoleFixture) sessions(panel *web.Panel, pid string) int {
 }
 
 func TestTheConsoleFindsAPanelsMembersByEmailUsernameOrIDWholeOrByItsBeginning(t *testing.T) {
+	t.Parallel()
 	eachConsoleFixture(t, func(t *testing.T, f *consoleFixture) {
 		ada := f.join(f.acme, "Ada@Example.test", "AdaL")
 		bob := f.join(f.acme, "bob@example.test", "bobby")
@@ -123,6 +123,7 @@ func TestTheConsoleFindsAPanelsMembersByEmailUsernameOrIDWholeOrByItsBeginning(t
 }
 
 func TestTheConsolesMemberSearchIsPagedWithExactMatchesFirst(t *testing.T) {
+	t.Parallel()
 	eachConsoleFixture(t, func(t *testing.T, f *consoleFixture) {
 		exact := f.join(f.acme, "sam@example.test", "")
 		longer := f.join(f.acme, "sam@example.test.org", "")
@@ -142,6 +143,7 @@ func TestTheConsolesMemberSearchIsPagedWithExactMatchesFirst(t *testing.T) {
 }
 
 func TestTheConsoleReadsAMembersProfileAndSessionsOnlyThroughTheirPanel(t *testing.T) {
+	t.Parallel()
 	eachConsoleFixture(t, func(t *testing.T, f *consoleFixture) {
 		pid := f.join(f.acme, "ada@example.test", "adal")
 		f.signIn(f.acme, "ada@example.test")
@@ -169,6 +171,7 @@ func TestTheConsoleReadsAMembersProfileAndSessionsOnlyThroughTheirPanel(t *testi
 }
 
 func TestSuspendingEndsTheMembersSessionsAndEachStatusChangeHappensOnce(t *testing.T) {
+	t.Parallel()
 	eachConsoleFixture(t, func(t *testing.T, f *consoleFixture) {
 		pid := f.join(f.acme, "ada@example.test", "")
 		f.signIn(f.acme, "ada@example.test")
@@ -197,6 +200,7 @@ func TestSuspendingEndsTheMembersSessionsAndEachStatusChangeHappensOnce(t *testi
 }
 
 func TestEndingAMembersSessionsSignsThemOutEverywhere(t *testing.T) {
+	t.Parallel()
 	eachConsoleFixture(t, func(t *testing.T, f *consoleFixture) {
 		pid := f.join(f.acme, "ada@example.test", "")
 		f.signIn(f.acme, "ada@example.test")
@@ -213,6 +217,7 @@ func TestEndingAMembersSessionsSignsThemOutEverywhere(t *testing.T) {
 }
 
 func TestTheValidationMailIsSentAgainOnlyWhileTheEmailIsNotValidated(t *testing.T) {
+	t.Parallel()
 	eachConsoleFixture(t, func(t *testing.T, f *consoleFixture) {
 		pid := f.join(f.acme, "ada@example.test", "")
 		sent, err := f.m.ResendValidation(f.ctx, f.acme, pid, "https://acme.example.com")
@@ -234,6 +239,7 @@ func TestTheValidationMailIsSentAgainOnlyWhileTheEmailIsNotValidated(t *testing.
 }
 
 func TestAnOperatorClosesAnAccountOnceErasingItAndRecordingWhy(t *testing.T) {
+	t.Parallel()
 	eachConsoleFixture(t, func(t *testing.T, f *consoleFixture) {
 		pid := f.join(f.acme, "ada@example.test", "adal")
 		_, _, err := f.m.CloseByOperator(f.ctx, f.globex, pid, "https://globex.example.com")
@@ -267,6 +273,7 @@ func TestAnOperatorClosesAnAccountOnceErasingItAndRecordingWhy(t *testing.T) {
 }
 
 func TestDevicesAndNetworksAreSummarisedNeverShownWhole(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ ua, want string }{
 		{"", ""},
 		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36 Edg/120.0", "Edge on Windows"},

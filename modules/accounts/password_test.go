@@ -36,6 +36,7 @@ func checkSafely(t *testing.T, hash, password string) (ok bool, err error) {
 }
 
 func TestAPasswordHashChecksAgainstTheSamePasswordOnly(t *testing.T) {
+	t.Parallel()
 	hash := sharedHash(t)
 	cases := []struct {
 		name, password string
@@ -56,6 +57,7 @@ func TestAPasswordHashChecksAgainstTheSamePasswordOnly(t *testing.T) {
 }
 
 func TestAPasswordHashIsPHCArgon2idWithTheOWASPParameters(t *testing.T) {
+	t.Parallel()
 	hash := sharedHash(t)
 	assert.True(t, strings.HasPrefix(hash, "$argon2id$v=19$m=19456,t=2,p=1$"), hash)
 	assert.Regexp(t, regexp.MustCompile(`^\$argon2id\$v=19\$m=19456,t=2,p=1\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$`), hash,
@@ -64,12 +66,14 @@ func TestAPasswordHashIsPHCArgon2idWithTheOWASPParameters(t *testing.T) {
 }
 
 func TestHashingTheSamePasswordTwiceGivesDifferentSalts(t *testing.T) {
+	t.Parallel()
 	other, err := HashPassword(testPassword)
 	require.NoError(t, err)
 	assert.NotEqual(t, sharedHash(t), other)
 }
 
 func TestAHashThatIsNotArgon2idIsAnError(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ name, hash string }{
 		{"empty", ""},
 		{"plain text", testPassword},
@@ -91,6 +95,7 @@ func TestAHashThatIsNotArgon2idIsAnError(t *testing.T) {
 }
 
 func TestACorruptArgon2idHashIsAnErrorNotAPanic(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ name, hash string }{
 		{"zero iterations", "$argon2id$v=19$m=19456,t=0,p=1$c2FsdHNhbHRzYWx0c2FsdA$a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2U"},
 		{"zero parallelism", "$argon2id$v=19$m=19456,t=2,p=0$c2FsdHNhbHRzYWx0c2FsdA$a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2U"},

@@ -25,6 +25,7 @@ func refusalCode(t *testing.T, err error) string {
 }
 
 func TestAnUploadThatIsNotAPlainImageIsRefusedByName(t *testing.T) {
+	t.Parallel()
 	photo := imagetest.JPEG(imagetest.Quadrants(40, 30))
 	huge := append([]byte{}, photo...)
 	huge = append(huge, make([]byte, MaxPictureBytes)...) // zero padding, but far too much
@@ -56,6 +57,7 @@ func TestAnUploadThatIsNotAPlainImageIsRefusedByName(t *testing.T) {
 }
 
 func TestAPictureAskingForTooManyPixelsIsRefusedBeforeItIsDecoded(t *testing.T) {
+	t.Parallel()
 	// A PNG header declaring 60000×60000 pixels over next to no data: decoding it would ask
 	// for gigabytes; its header alone refuses it.
 	small := imagetest.PNG(image.NewGray(image.Rect(0, 0, 1, 1)))
@@ -67,6 +69,7 @@ func TestAPictureAskingForTooManyPixelsIsRefusedBeforeItIsDecoded(t *testing.T) 
 }
 
 func TestAStoredPictureKeepsPixelsOnlyTurnedUprightAndScaledDown(t *testing.T) {
+	t.Parallel()
 	// Taken turned: 80 wide, 40 high, with EXIF orientation 6 ("turn right to view").
 	upload := imagetest.WithEXIF(imagetest.JPEG(imagetest.Quadrants(80, 40)), 6, "GPS 51.5007N 0.1246W serial CANVASS-SECRET")
 	require.Equal(t, 6, exifOrientation(upload), "the fixture carries its orientation")
@@ -89,6 +92,7 @@ func TestAStoredPictureKeepsPixelsOnlyTurnedUprightAndScaledDown(t *testing.T) {
 }
 
 func TestEveryOrientationEndsUpright(t *testing.T) {
+	t.Parallel()
 	// Quadrants drawn upright is red at the top left; each orientation's camera image, turned
 	// upright again, must be too.
 	upright := imagetest.Quadrants(60, 40)
@@ -153,6 +157,7 @@ func cameraPixel(o, x, y, w, h int) (int, int) {
 }
 
 func TestAPNGKeepsItsTransparencyAndALargeOneIsScaledDown(t *testing.T) {
+	t.Parallel()
 	img := image.NewNRGBA(image.Rect(0, 0, 1200, 600))
 	out, err := processPicture(imagetest.PNG(img)) // fully transparent
 	require.NoError(t, err)
@@ -178,6 +183,7 @@ func TestAPNGKeepsItsTransparencyAndALargeOneIsScaledDown(t *testing.T) {
 }
 
 func TestAPhotosXMPPacketIsNotTakenForMarkup(t *testing.T) {
+	t.Parallel()
 	xmp := `<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF></rdf:RDF></x:xmpmeta><?xpacket end="w"?>`
 	out, err := processPicture(imagetest.WithComment(imagetest.JPEG(imagetest.Quadrants(20, 20)), xmp))
 	require.NoError(t, err)

@@ -12,6 +12,7 @@ import (
 // SessionByHash scans by hand; a column added to one of its three models must be added to
 // sessionColumns (and the scan) too, or this fails.
 func TestTheSessionQueryReadsEveryColumnOfItsThreeModelsInFieldOrder(t *testing.T) {
+	t.Parallel()
 	for _, m := range []struct {
 		alias string
 		model any

@@ -11,6 +11,7 @@ import (
 )
 
 func TestAJoinIsReadOnlyWithTheSessionOfTheRequestsThatShowIt(t *testing.T) {
+	t.Parallel()
 	pages := web.MemberJoin{Columns: []string{"a.x"}, From: "LEFT JOIN a ON a.p = p.id", When: func(c fiber.Ctx) bool { return !web.IsAPI(c) }}
 	always := web.MemberJoin{Columns: []string{"b.y"}, From: "LEFT JOIN b ON b.p = p.id"}
 	s := &Store{joins: []web.MemberJoin{pages, always}, sessionSQL: sessionQueries([]web.MemberJoin{pages, always})}

@@ -11,6 +11,7 @@ import (
 )
 
 func TestDiskStorageKeepsGivesAndForgetsAFile(t *testing.T) {
+	t.Parallel()
 	d := DiskStorage{Dir: t.TempDir()}
 	name := "7b0c2a52-6a53-4c2e-9d43-2f0d1c6a0001/" + strings.Repeat("ab", 32)
 
@@ -32,6 +33,7 @@ func TestDiskStorageKeepsGivesAndForgetsAFile(t *testing.T) {
 }
 
 func TestDiskStorageRefusesANameThatCouldLeaveItsDirectory(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	d := DiskStorage{Dir: filepath.Join(root, "uploads")}
 	for _, name := range []string{

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/canvass/canvass/locales"
 	"github.com/canvass/canvass/migrations/dbtest"
 	"github.com/canvass/canvass/modules/ratelimit"
+	"github.com/canvass/canvass/modules/testsupport/messages"
 	"github.com/canvass/canvass/modules/web"
 	"github.com/gofiber/fiber/v3"
 	"github.com/stretchr/testify/assert"
@@ -22,8 +22,7 @@ import (
 // sessionApp runs the session middleware on a panel with no members, so every token is unknown.
 func sessionApp(t *testing.T, db *gorm.DB) *fiber.App {
 	t.Helper()
-	loc, err := web.NewLocales(locales.FS, nil)
-	require.NoError(t, err)
+	loc := messages.Locales(t)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	kit := web.NewKit("development", strings.Repeat("s", 32), log, loc, nil)
 	m := New(Deps{DB: db, Kit: kit, Limiter: ratelimit.New(db), Log: log})
@@ -50,6 +49,7 @@ func getRaw(t *testing.T, app *fiber.App, requestURI string) *http.Response {
 const unknownToken = "5d3c1b2a-0000-4000-8000-000000000000"
 
 func TestATokenInTheQueryIsStrippedByARedirect(t *testing.T) {
+	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
 		res := getRaw(t, sessionApp(t, db), "/feed?token="+unknownToken+"&tab=offers")
 		require.Equal(t, http.StatusSeeOther, res.StatusCode)
@@ -58,6 +58,7 @@ func TestATokenInTheQueryIsStrippedByARedirect(t *testing.T) {
 }
 
 func TestTheTokenRedirectNeverLeavesTheSite(t *testing.T) {
+	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
 		res := getRaw(t, sessionApp(t, db), "//evil.example/feed?token="+unknownToken)
 		require.Equal(t, http.StatusSeeOther, res.StatusCode)

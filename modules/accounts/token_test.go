@@ -8,6 +8,7 @@ import (
 )
 
 func TestValidTokenFollowsTheSpecsPPTokenRule(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, token string
 		want        bool

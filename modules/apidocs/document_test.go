@@ -7,6 +7,7 @@ import (
 )
 
 func TestTheEmbeddedDocumentLoadsAndValidates(t *testing.T) {
+	t.Parallel()
 	doc, err := Load()
 	require.NoError(t, err)
 	require.NotEmpty(t, doc.JSON)

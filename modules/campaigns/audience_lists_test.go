@@ -23,6 +23,7 @@ import (
 // standing in them made by the real survey engine, are listed; the list must be exactly
 // the campaigns CanSee lets the person see, in feed order.
 func TestAListHoldsExactlyTheCampaignsCanSeeLetsThePersonSee(t *testing.T) {
+	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
 		ctx := context.Background()
 		clock := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
@@ -148,6 +149,7 @@ func run(t *testing.T, engine *surveys.Module, panel *web.Panel, who campaigns.P
 // database stand for two processes: the one that imports lists the change at once, the other
 // once its copy is ListTTL old.
 func TestACampaignListShowsThisProcesssChangesAtOnceAndAnothersWithinTheListTTL(t *testing.T) {
+	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
 		ctx := context.Background()
 		clock := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)

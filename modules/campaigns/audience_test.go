@@ -8,6 +8,7 @@ import (
 )
 
 func TestTheAudienceRuleSaysWhyAPersonMayNotSeeOrTakeACampaign(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	past, future := now.Add(-time.Hour), now.Add(time.Hour)
 	status := func(s string) *string { return &s }
@@ -63,6 +64,7 @@ func TestTheAudienceRuleSaysWhyAPersonMayNotSeeOrTakeACampaign(t *testing.T) {
 }
 
 func TestMinAgeHoldsBackPeopleTooYoungOrWithoutADateOfBirth(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	cases := []struct {
 		name   string

@@ -52,6 +52,7 @@ func problemsOf(t *testing.T, name, doc string) []Problem {
 }
 
 func TestParseFileReadsAMinimalYAMLCampaign(t *testing.T) {
+	t.Parallel()
 	def, err := ParseFile("coffee.yaml", []byte(campHeader+campRadioQ1))
 	require.NoError(t, err)
 	assert.Equal(t, "3f0c1e9a-5b7d-4c2e-9a61-0d8f2b4c6e11", def.UUID)
@@ -65,6 +66,7 @@ func TestParseFileReadsAMinimalYAMLCampaign(t *testing.T) {
 }
 
 func TestParseFileReadsAMinimalJSONCampaign(t *testing.T) {
+	t.Parallel()
 	doc := `{
   "uuid": "3f0c1e9a-5b7d-4c2e-9a61-0d8f2b4c6e11",
   "type": "poll",
@@ -85,6 +87,7 @@ func TestParseFileReadsAMinimalJSONCampaign(t *testing.T) {
 }
 
 func TestParseFileKeepsYAMLTimestampsAsTheDatesWritten(t *testing.T) {
+	t.Parallel()
 	doc := campHeader + "opens_at: 2025-03-01T09:00:00Z\ncloses_at: 2025-04-01T09:00:00+02:00\n" + campRadioQ1
 	def, err := ParseFile("dated.yml", []byte(doc))
 	require.NoError(t, err)
@@ -95,6 +98,7 @@ func TestParseFileKeepsYAMLTimestampsAsTheDatesWritten(t *testing.T) {
 }
 
 func TestParseFileTakesATextAsAPlainStringOrALanguageMap(t *testing.T) {
+	t.Parallel()
 	doc := `uuid: 3f0c1e9a-5b7d-4c2e-9a61-0d8f2b4c6e11
 type: survey
 default_language: en
@@ -118,6 +122,7 @@ questions:
 }
 
 func TestParseFileReadsEveryFieldOfARichCampaign(t *testing.T) {
+	t.Parallel()
 	doc := `uuid: 3f0c1e9a-5b7d-4c2e-9a61-0d8f2b4c6e11
 type: competition
 default_language: en
@@ -201,6 +206,7 @@ questions:
 }
 
 func TestParseFileNamesFileLineAndPathOfEverySchemaProblem(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, doc, path, message string
 	}{
@@ -274,6 +280,7 @@ func TestParseFileNamesFileLineAndPathOfEverySchemaProblem(t *testing.T) {
 }
 
 func TestParseFileNamesFileLineAndPathOfEverySemanticProblem(t *testing.T) {
+	t.Parallel()
 	q := func(body string) string { return campHeader + "questions:\n" + body }
 	cases := []struct {
 		name, doc, path, message string
@@ -390,6 +397,7 @@ func TestParseFileNamesFileLineAndPathOfEverySemanticProblem(t *testing.T) {
 }
 
 func TestParseFileReportsEveryProblemOfAFileAtOnce(t *testing.T) {
+	t.Parallel()
 	doc := `uuid: not-a-uuid
 type: survey
 name: Coffee
@@ -420,6 +428,7 @@ questions:
 }
 
 func TestProblemsPrintOneProblemPerLine(t *testing.T) {
+	t.Parallel()
 	err := &Problems{List: []Problem{
 		{File: "a.yaml", Line: 3, Path: "/type", Message: "bad"},
 		{File: "a.yaml", Path: "", Message: "the file is empty"},
@@ -428,6 +437,7 @@ func TestProblemsPrintOneProblemPerLine(t *testing.T) {
 }
 
 func TestParseFileGivesJSONProblemsTheirLines(t *testing.T) {
+	t.Parallel()
 	doc := `{
   "uuid": "3f0c1e9a-5b7d-4c2e-9a61-0d8f2b4c6e11",
   "type": "survey",
@@ -456,6 +466,7 @@ func TestParseFileGivesJSONProblemsTheirLines(t *testing.T) {
 }
 
 func TestParseFileReportsSyntaxErrorsWithTheirLine(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, file, doc string
 		line            int
@@ -478,12 +489,14 @@ func TestParseFileReportsSyntaxErrorsWithTheirLine(t *testing.T) {
 }
 
 func TestTheEmbeddedSchemaCompiles(t *testing.T) {
+	t.Parallel()
 	_, err := campaignSchema()
 	require.NoError(t, err)
 	assert.Contains(t, string(SchemaJSON()), `"$schema": "https://json-schema.org/draft/2020-12/schema"`)
 }
 
 func TestTheSchemaListsEveryControlTypeInTheSpecsOrder(t *testing.T) {
+	t.Parallel()
 	question := campaignSchemaDoc()["$defs"].(map[string]any)["question"].(map[string]any)
 	enum := question["properties"].(map[string]any)["control_type"].(map[string]any)["enum"].([]any)
 	var got []string

@@ -8,6 +8,7 @@ import (
 )
 
 func TestADecodedCampaignIsReusedUntilTheCampaignChanges(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		def := definition("Cached")
 		id := f.campaigns(f.acme, def)[0]

@@ -32,6 +32,7 @@ questions:
 const consoleID = "6f1c1f2e-4b7a-4f7e-9a55-3d2c1b0a9f01"
 
 func TestAGeneratedDocumentReadsBackAsTheDefinitionItWasWrittenFrom(t *testing.T) {
+	t.Parallel()
 	cases := map[string]*Definition{
 		"one language":       definition("Plain"),
 		"an unlabelled text": definition("x", func(d *Definition) { d.Name = Text{"": "Hello"}; d.DefaultLanguage = "en" }),
@@ -59,6 +60,7 @@ func TestAGeneratedDocumentReadsBackAsTheDefinitionItWasWrittenFrom(t *testing.T
 }
 
 func TestADocumentWithProblemsIsRefusedWithTheLineOfEachAndNothingIsSaved(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		cases := []struct {
 			name, doc string
@@ -85,6 +87,7 @@ func TestADocumentWithProblemsIsRefusedWithTheLineOfEachAndNothingIsSaved(t *tes
 }
 
 func TestASavedDocumentIsImportedWithItsTextAndTheSameTextAgainChangesNothing(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		saved, err := f.m.SaveDocument(f.ctx, f.acme, "coffee.yaml", []byte(consoleDoc), DocumentRule{New: true})
 		require.NoError(t, err)
@@ -117,6 +120,7 @@ func TestASavedDocumentIsImportedWithItsTextAndTheSameTextAgainChangesNothing(t 
 }
 
 func TestACampaignWithoutItsTextShowsItsDefinitionAsYAML(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		id := f.campaigns(f.acme, definition("Imported"))[0]
 		src, generated, err := f.m.SourceOf(f.ctx, f.acme, id)
@@ -131,6 +135,7 @@ func TestACampaignWithoutItsTextShowsItsDefinitionAsYAML(t *testing.T) {
 }
 
 func TestClosingAndOpeningACampaignEditsItsDatesAndDoingItTwiceChangesNothing(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		_, err := f.m.SaveDocument(f.ctx, f.acme, "coffee.yaml", []byte(consoleDoc), DocumentRule{New: true})
 		require.NoError(t, err)
@@ -177,6 +182,7 @@ func TestClosingAndOpeningACampaignEditsItsDatesAndDoingItTwiceChangesNothing(t 
 }
 
 func TestADuplicateIsANewClosedCampaignAndTheSameKeyMakesOneCopy(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		_, err := f.m.SaveDocument(f.ctx, f.acme, "coffee.json", []byte(`{"uuid": "`+consoleID+`", "type": "survey", "default_language": "en", "name": {"en": "Coffee"}, "reward": "1.00", "estimated_minutes": 2,
   "questions": [{"id": "q1", "control_type": "text", "text": "Say"}]}`), DocumentRule{New: true})
@@ -204,6 +210,7 @@ func TestADuplicateIsANewClosedCampaignAndTheSameKeyMakesOneCopy(t *testing.T) {
 }
 
 func TestAQuotaLimitIsEditedInTheDocumentAndItsCompletesAreKept(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		_, err := f.m.SaveDocument(f.ctx, f.acme, "coffee.yaml", []byte(consoleDoc), DocumentRule{New: true})
 		require.NoError(t, err)

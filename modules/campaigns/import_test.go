@@ -55,6 +55,7 @@ func importedDef(edits ...func(*Definition)) *Definition {
 }
 
 func TestImportCreatesACampaignWithEveryColumnFromItsFile(t *testing.T) {
+	t.Parallel()
 	eachImportSetup(t, func(t *testing.T, s *importSetup) {
 		doc := `uuid: 3f0c1e9a-5b7d-4c2e-9a61-0d8f2b4c6e11
 type: competition
@@ -122,6 +123,7 @@ questions:
 }
 
 func TestImportFillsDefaultsForWhatTheFileLeavesOut(t *testing.T) {
+	t.Parallel()
 	eachImportSetup(t, func(t *testing.T, s *importSetup) {
 		def := importedDef()
 		_, err := s.m.Import(s.ctx, s.acme, []*Definition{def})
@@ -139,6 +141,7 @@ func TestImportFillsDefaultsForWhatTheFileLeavesOut(t *testing.T) {
 }
 
 func TestReimportUpdatesTheSameRowAndIsIdempotent(t *testing.T) {
+	t.Parallel()
 	eachImportSetup(t, func(t *testing.T, s *importSetup) {
 		def := importedDef()
 		_, err := s.m.Import(s.ctx, s.acme, []*Definition{def})
@@ -167,6 +170,7 @@ func TestReimportUpdatesTheSameRowAndIsIdempotent(t *testing.T) {
 }
 
 func TestReimportWithAnotherOpeningTimeMovesPublishedAt(t *testing.T) {
+	t.Parallel()
 	eachImportSetup(t, func(t *testing.T, s *importSetup) {
 		opens := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
 		def := importedDef(func(d *Definition) { d.OpensAt = &opens })
@@ -191,6 +195,7 @@ func TestReimportWithAnotherOpeningTimeMovesPublishedAt(t *testing.T) {
 }
 
 func TestABatchWithOneRewardTooPreciseForThePanelCurrencyImportsNothing(t *testing.T) {
+	t.Parallel()
 	eachImportSetup(t, func(t *testing.T, s *importSetup) {
 		good := importedDef()
 		bad := importedDef(func(d *Definition) { d.Reward = "0.505" }) // fine for the format, not for USD
@@ -205,6 +210,7 @@ func TestABatchWithOneRewardTooPreciseForThePanelCurrencyImportsNothing(t *testi
 }
 
 func TestAFailureInsideTheTransactionRollsBackTheWholeBatch(t *testing.T) {
+	t.Parallel()
 	eachImportSetup(t, func(t *testing.T, s *importSetup) {
 		theirs := importedDef()
 		_, err := s.m.Import(s.ctx, s.globex, []*Definition{theirs})
@@ -219,6 +225,7 @@ func TestAFailureInsideTheTransactionRollsBackTheWholeBatch(t *testing.T) {
 }
 
 func TestAnotherPanelsUUIDIsRefusedAndLeftUntouched(t *testing.T) {
+	t.Parallel()
 	eachImportSetup(t, func(t *testing.T, s *importSetup) {
 		def := importedDef(func(d *Definition) { d.Quotas = []Quota{{ID: "all", Limit: 5}} })
 		_, err := s.m.Import(s.ctx, s.globex, []*Definition{def})
@@ -241,6 +248,7 @@ func TestAnotherPanelsUUIDIsRefusedAndLeftUntouched(t *testing.T) {
 }
 
 func TestImportRefusesADefinitionThatBreaksTheRules(t *testing.T) {
+	t.Parallel()
 	eachImportSetup(t, func(t *testing.T, s *importSetup) {
 		def := importedDef(func(d *Definition) { d.Questions[0].Answers = d.Questions[0].Answers[:1] })
 		_, err := s.m.Import(s.ctx, s.acme, []*Definition{def})
@@ -257,6 +265,7 @@ func TestImportRefusesADefinitionThatBreaksTheRules(t *testing.T) {
 }
 
 func TestQuotasKeepTheirCompletesAcrossReimportAndFullnessIsRecomputed(t *testing.T) {
+	t.Parallel()
 	eachImportSetup(t, func(t *testing.T, s *importSetup) {
 		young := []Condition{{Field: "metadata.age", Op: OpLt, Value: 30.0}}
 		tea := []Condition{{Question: "drink", Op: OpEq, Value: "tea"}}
@@ -292,6 +301,7 @@ func TestQuotasKeepTheirCompletesAcrossReimportAndFullnessIsRecomputed(t *testin
 }
 
 func TestRemovingAQuotaFromTheFileDeletesItsRow(t *testing.T) {
+	t.Parallel()
 	eachImportSetup(t, func(t *testing.T, s *importSetup) {
 		def := importedDef(func(d *Definition) { d.Quotas = []Quota{{ID: "all", Limit: 1}, {ID: "tea", Limit: 1}} })
 		_, err := s.m.Import(s.ctx, s.acme, []*Definition{def})
@@ -316,6 +326,7 @@ func TestRemovingAQuotaFromTheFileDeletesItsRow(t *testing.T) {
 }
 
 func TestImportRefusesLanguagesThePanelDoesNotOffer(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		cases := map[string]func(*Definition){
 			"default_language":    func(d *Definition) { d.DefaultLanguage, d.Name = "es", Text{"es": "Café"} },

@@ -18,6 +18,7 @@ import (
 // TestVerifyWhenTheProviderCannotAnswer checks that every way of getting no verdict is
 // ErrUnavailable, never ErrFailed (which would blame the user) and never success.
 func TestVerifyWhenTheProviderCannotAnswer(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		url     func(t *testing.T) string
@@ -125,6 +126,7 @@ func TestVerifyWhenTheProviderCannotAnswer(t *testing.T) {
 }
 
 func TestVerifyPassesTheCallersContextCancellationThrough(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Millisecond)
 	defer cancel()
 	err := captcha.New(nil).Verify(ctx, configFor(captcha.HCaptcha, slowServer(t)), "tok", "", "", "")
@@ -133,6 +135,7 @@ func TestVerifyPassesTheCallersContextCancellationThrough(t *testing.T) {
 }
 
 func TestVerifyRecoversOnceTheOutageEnds(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, captcha.Local)
 	f.srv.SetDown(true)
 	tok := f.srv.Issue(panelHost)

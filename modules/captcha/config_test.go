@@ -10,6 +10,7 @@ import (
 )
 
 func TestWithDefaults(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		in   captcha.Config
@@ -59,6 +60,7 @@ func TestWithDefaults(t *testing.T) {
 }
 
 func TestValidateAccepts(t *testing.T) {
+	t.Parallel()
 	valid := func(k captcha.Kind) captcha.Config {
 		return captcha.Config{Kind: k, SiteKey: testSiteKey, Secret: testSecret, Mode: captcha.ModeAlways}
 	}
@@ -103,6 +105,7 @@ func TestValidateAccepts(t *testing.T) {
 }
 
 func TestValidateRefuses(t *testing.T) {
+	t.Parallel()
 	base := func(mut func(*captcha.Config)) captcha.Config {
 		c := captcha.Config{Kind: captcha.Recaptcha, SiteKey: testSiteKey, Secret: testSecret, Mode: captcha.ModeAlways}
 		mut(&c)

@@ -9,6 +9,7 @@ import (
 )
 
 func TestParseKind(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		in   string
@@ -33,6 +34,7 @@ func TestParseKind(t *testing.T) {
 }
 
 func TestKindsListsEveryKindParseKindAccepts(t *testing.T) {
+	t.Parallel()
 	for _, k := range captcha.Kinds() {
 		got, ok := captcha.ParseKind(string(k))
 		assert.True(t, ok, k)
@@ -42,6 +44,7 @@ func TestKindsListsEveryKindParseKindAccepts(t *testing.T) {
 }
 
 func TestParseMode(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		in   string

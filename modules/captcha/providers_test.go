@@ -14,6 +14,7 @@ import (
 // (https://developers.google.com/recaptcha/docs/v3, https://docs.hcaptcha.com,
 // https://developers.cloudflare.com/turnstile/get-started/server-side-validation/).
 func TestVerifyReadsEachProvidersAnswer(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		kind    captcha.Kind

@@ -13,6 +13,7 @@ import (
 // TestVerifySends checks the siteverify request itself: a form POST whose body carries the
 // secret and token (never the URL), plus remoteip and hCaptcha's sitekey.
 func TestVerifySends(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name         string
 		kind         captcha.Kind

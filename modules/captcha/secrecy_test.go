@@ -13,6 +13,7 @@ import (
 
 // TestVerifyErrorsNeverCarryTheSecretOrToken walks every failing path; errors end up in logs.
 func TestVerifyErrorsNeverCarryTheSecretOrToken(t *testing.T) {
+	t.Parallel()
 	const token = "TOKEN-0xC0FFEE-never-in-errors"
 	answering := func(status int, body string) func(t *testing.T) captcha.Config {
 		return func(t *testing.T) captcha.Config {

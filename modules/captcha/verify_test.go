@@ -13,6 +13,7 @@ import (
 
 // TestVerify runs tokens through a real Verifier and a localcaptcha server over loopback HTTP.
 func TestVerify(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		kind   captcha.Kind
@@ -255,12 +256,14 @@ func TestVerify(t *testing.T) {
 }
 
 func TestVerifyErrorsAreOneOfTheTwoKinds(t *testing.T) {
+	t.Parallel()
 	assert.ErrorIs(t, captcha.ErrMisconfigured, captcha.ErrUnavailable, "misconfigured is a kind of unavailable")
 	assert.NotErrorIs(t, captcha.ErrMisconfigured, captcha.ErrFailed)
 	assert.NotErrorIs(t, captcha.ErrUnavailable, captcha.ErrFailed)
 }
 
 func TestVerifyTokensAreSingleUseUnderConcurrency(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, captcha.Turnstile)
 	tok := f.srv.Issue(panelHost)
 	const n = 20
@@ -281,6 +284,7 @@ func TestVerifyTokensAreSingleUseUnderConcurrency(t *testing.T) {
 }
 
 func TestANilVerifierClientStillWorks(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, captcha.Local)
 	for _, v := range []*captcha.Verifier{captcha.New(nil), {}} {
 		require.NoError(t, v.Verify(t.Context(), f.cfg, f.srv.Issue(panelHost), "", panelHost, ""))

@@ -9,6 +9,7 @@ import (
 )
 
 func TestScriptURL(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		cfg  captcha.Config
@@ -31,6 +32,7 @@ func TestScriptURL(t *testing.T) {
 }
 
 func TestCSPSources(t *testing.T) {
+	t.Parallel()
 	hc := []string{"https://hcaptcha.com", "https://*.hcaptcha.com"}
 	tests := []struct {
 		name                          string
@@ -59,6 +61,7 @@ func TestCSPSources(t *testing.T) {
 }
 
 func TestCSPSourcesAreFreshSlicesACallerMayAppendTo(t *testing.T) {
+	t.Parallel()
 	cfg := captcha.Config{Kind: captcha.HCaptcha}
 	script, _, _ := cfg.CSPSources()
 	script[0] = "'unsafe-inline'"
@@ -67,6 +70,7 @@ func TestCSPSourcesAreFreshSlicesACallerMayAppendTo(t *testing.T) {
 }
 
 func TestResponseField(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		kind captcha.Kind

@@ -10,6 +10,7 @@ import (
 )
 
 func TestAReportIsCheckedFieldByFieldAndEveryWrongFieldIsNamed(t *testing.T) {
+	t.Parallel()
 	long := func(n int) string { return `"` + strings.Repeat("x", n) + `"` }
 	cases := []struct {
 		name   string
@@ -74,6 +75,7 @@ func TestAReportIsCheckedFieldByFieldAndEveryWrongFieldIsNamed(t *testing.T) {
 }
 
 func TestTheSameErrorOnAnotherPageOrFromAnotherScriptVersionHasOneFingerprint(t *testing.T) {
+	t.Parallel()
 	base := Payload{Level: "error", Href: "http://localhost/feed", Name: "TypeError", Message: "x is undefined", Source: "http://localhost/static/dist/a.js", Lineno: 3, Colno: 7, Stack: "at f"}
 	with := func(change func(p *Payload)) Payload { p := base; change(&p); return p }
 	cases := []struct {

@@ -55,6 +55,7 @@ func (f *fixture) rows(table string) int64 {
 }
 
 func TestAnIdenticalReportIsCountedRatherThanStoredAgain(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		first := f.report(f.acme, typeError("x is undefined"), nil)
 		again := typeError("x is undefined")
@@ -80,6 +81,7 @@ func TestAnIdenticalReportIsCountedRatherThanStoredAgain(t *testing.T) {
 }
 
 func TestOnlyTheFirstFewReportsOfAnErrorInAnHourAreKeptInFull(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		member := seed.Member(t, f.db, f.acme, "en", nil, f.clock)
 		var sampled []bool
@@ -111,6 +113,7 @@ func TestOnlyTheFirstFewReportsOfAnErrorInAnHourAreKeptInFull(t *testing.T) {
 }
 
 func TestTopListsAPanelsErrorsByTheirReportsInTheWindow(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		start := f.clock
 		// Two days ago: "old" came 10 times. Today: "busy" 4 times, "rare" once, "old" twice.
@@ -152,6 +155,7 @@ func TestTopListsAPanelsErrorsByTheirReportsInTheWindow(t *testing.T) {
 }
 
 func TestClosingAnAccountErasesItsReportsButKeepsTheCounts(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		closing := seed.Member(t, f.db, f.acme, "en", nil, f.clock)
 		staying := seed.Member(t, f.db, f.acme, "en", nil, f.clock)

@@ -20,6 +20,7 @@ func (f *fixture) autoCompetition(panel *web.Panel, winners int, drawAt *time.Ti
 }
 
 func TestTheAutomaticDrawDrawsDueCompetitionsThatAskForItOnce(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		due := f.clock.Add(time.Hour)
 		later := f.clock.Add(48 * time.Hour)
@@ -72,6 +73,7 @@ func TestTheAutomaticDrawDrawsDueCompetitionsThatAskForItOnce(t *testing.T) {
 }
 
 func TestTwoProcessesRunningTheAutomaticDrawAtOnceDrawOnce(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		due := f.clock.Add(time.Hour)
 		c := f.autoCompetition(f.acme, 1, &due, true)

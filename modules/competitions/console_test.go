@@ -9,6 +9,7 @@ import (
 )
 
 func TestVerifyOnChecksADrawOfThePanelAndNeverAnotherPanels(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		drawAt := f.clock.Add(time.Hour)
 		c := f.competition(f.acme, 5000, 2, &drawAt)

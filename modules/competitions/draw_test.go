@@ -14,6 +14,7 @@ import (
 )
 
 func TestADrawCreditsEachWinnerTheirPrizeExactlyOnce(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		drawAt := f.clock.Add(24 * time.Hour)
 		c := f.competition(f.acme, 5000, 3, &drawAt)
@@ -91,6 +92,7 @@ func TestADrawCreditsEachWinnerTheirPrizeExactlyOnce(t *testing.T) {
 }
 
 func TestTwoDrawsAtOnceMakeOneDraw(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		c := f.competition(f.acme, 5000, 2, nil)
 		f.entered(f.acme, c, 6)
@@ -119,6 +121,7 @@ func TestTwoDrawsAtOnceMakeOneDraw(t *testing.T) {
 }
 
 func TestADrawBeforeItsDateNeedsEarlyAndSaysSo(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		drawAt := f.clock.Add(time.Hour)
 		c := f.competition(f.acme, 5000, 1, &drawAt)
@@ -137,6 +140,7 @@ func TestADrawBeforeItsDateNeedsEarlyAndSaysSo(t *testing.T) {
 }
 
 func TestADrawAfterItsDateOrWithoutADateIsNotEarly(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		dated := f.competition(f.acme, 5000, 1, ptr(f.clock.Add(-time.Hour)))
 		undated := f.competition(f.acme, 5000, 1, nil)
@@ -149,6 +153,7 @@ func TestADrawAfterItsDateOrWithoutADateIsNotEarly(t *testing.T) {
 }
 
 func TestADrawNeedsAnOperatorAReasonAndACompetitionOfThePanel(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name               string
 		operator, reason   string
@@ -184,6 +189,7 @@ func TestADrawNeedsAnOperatorAReasonAndACompetitionOfThePanel(t *testing.T) {
 }
 
 func TestAPrizeThatIsNotMoneyIsRecordedAtZero(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		c := f.competition(f.globex, 0, 1, nil)
 		pid := f.entered(f.globex, c, 1)[0]
@@ -202,6 +208,7 @@ func TestAPrizeThatIsNotMoneyIsRecordedAtZero(t *testing.T) {
 }
 
 func TestWithFewerEntrantsThanPrizesEveryEntrantWinsAndWithNoneNobodyDoes(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		few := f.competition(f.acme, 1000, 5, nil)
 		entrants := f.entered(f.acme, few, 2)
@@ -223,6 +230,7 @@ func TestWithFewerEntrantsThanPrizesEveryEntrantWinsAndWithNoneNobodyDoes(t *tes
 }
 
 func TestVerifyConfirmsADrawAndFindsATamperedOne(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		c := f.competition(f.acme, 5000, 2, nil)
 		entrants := f.entered(f.acme, c, 8)
@@ -264,6 +272,7 @@ func TestVerifyConfirmsADrawAndFindsATamperedOne(t *testing.T) {
 }
 
 func TestTheRankingIsTheOrderOfEachEntrantsHMACUnderTheSeed(t *testing.T) {
+	t.Parallel()
 	seed := make([]byte, SeedSize)
 	for i := range seed {
 		seed[i] = byte(i)
@@ -292,6 +301,7 @@ func TestTheRankingIsTheOrderOfEachEntrantsHMACUnderTheSeed(t *testing.T) {
 }
 
 func TestTheListCountsEntriesAndDrawsPerCompetition(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		open := f.competition(f.acme, 5000, 1, ptr(f.clock.Add(time.Hour)))
 		drawn := f.competition(f.acme, 0, 1, nil)

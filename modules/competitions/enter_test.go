@@ -16,6 +16,7 @@ import (
 )
 
 func TestAMemberWhoCompletedTheCampaignEntersItsDrawOnceWithOneZeroRecord(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		c := f.competition(f.acme, 5000, 3, ptr(f.clock.Add(48*time.Hour)))
 		pid := f.entrant(f.acme, c)
@@ -69,6 +70,7 @@ func normalized(e Entry) Entry {
 }
 
 func TestTheEntryTitleIsInTheMembersLanguage(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ lang, title string }{
 		{"en", "Entered the draw: a $50 gift card"},
 		{"es", "Participación en el sorteo: una tarjeta regalo de 50 $"},
@@ -86,6 +88,7 @@ func TestTheEntryTitleIsInTheMembersLanguage(t *testing.T) {
 }
 
 func TestEveryRefusalToEnterOrDeclineWritesNothing(t *testing.T) {
+	t.Parallel()
 	type call func(f *fixture, pid string, c campaigns.CompetitionInfo) error
 	enter := func(f *fixture, pid string, c campaigns.CompetitionInfo) error {
 		_, err := f.enter(f.acme, pid, c)
@@ -176,6 +179,7 @@ func TestEveryRefusalToEnterOrDeclineWritesNothing(t *testing.T) {
 }
 
 func TestAMemberWhoDeclinedMayEnterAfterAllButNotTheOtherWayRound(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		c := f.competition(f.acme, 5000, 1, nil)
 		pid := f.entrant(f.acme, c)
@@ -202,6 +206,7 @@ func TestAMemberWhoDeclinedMayEnterAfterAllButNotTheOtherWayRound(t *testing.T) 
 }
 
 func TestAMemberWhoEnteredStillHearsTheirEntryOnceTheDrawHasClosed(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		draw := f.clock.Add(time.Hour)
 		c := f.competition(f.acme, 5000, 1, &draw)
@@ -219,6 +224,7 @@ func TestAMemberWhoEnteredStillHearsTheirEntryOnceTheDrawHasClosed(t *testing.T)
 }
 
 func TestFiftyEntriesAtOnceByOneMemberMakeOneEntryAndOneRecord(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		c := f.competition(f.acme, 5000, 1, nil)
 		pid := f.entrant(f.acme, c)
@@ -240,6 +246,7 @@ func TestFiftyEntriesAtOnceByOneMemberMakeOneEntryAndOneRecord(t *testing.T) {
 }
 
 func TestEntriesDuringADrawAreEitherInTheDrawOrRefused(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		c := f.competition(f.acme, 100, 5, nil)
 		f.entered(f.acme, c, 3)

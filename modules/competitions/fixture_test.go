@@ -10,12 +10,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/canvass/canvass/locales"
 	"github.com/canvass/canvass/migrations/dbtest"
 	"github.com/canvass/canvass/modules/accounts"
 	"github.com/canvass/canvass/modules/campaigns"
 	"github.com/canvass/canvass/modules/surveys"
 	"github.com/canvass/canvass/modules/testsupport/campaignseed"
+	"github.com/canvass/canvass/modules/testsupport/messages"
 	"github.com/canvass/canvass/modules/testsupport/seed"
 	"github.com/canvass/canvass/modules/wallet"
 	"github.com/canvass/canvass/modules/web"
@@ -58,8 +58,7 @@ func newFixture(t testing.TB, db *gorm.DB) *fixture {
 	f.acme = f.panel("acme", "USD", "en", "es")
 	f.globex = f.panel("globex", "GBP", "en")
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	loc, err := web.NewLocales(locales.FS, log)
-	require.NoError(t, err)
+	loc := messages.Locales(t)
 	kit := web.NewKit("development", strings.Repeat("s", 32), log, loc, nil)
 	// The real campaign catalogue and survey engine: members complete a competition's
 	// campaign by answering it (its reward is not paid here: no payer).

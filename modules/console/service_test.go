@@ -50,6 +50,7 @@ func (f *fixture) operator(email string, role Role, panel PanelRef) *Operator {
 }
 
 func TestEachRoleMayDoItsOwnActionsOnItsOwnPanelOnly(t *testing.T) {
+	t.Parallel()
 	allowed := map[Role][]Action{
 		RoleOwner:   Actions,
 		RoleEditor:  {ActionView, ActionEditCampaigns, ActionPreview},
@@ -82,6 +83,7 @@ func TestEachRoleMayDoItsOwnActionsOnItsOwnPanelOnly(t *testing.T) {
 }
 
 func TestAnOperatorHoldsDifferentRolesOnDifferentPanels(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		op := f.operator("multi@ops.test", RoleFinance, f.acme)
 		f.operator("multi@ops.test", RoleEditor, f.acme)
@@ -103,6 +105,7 @@ func TestAnOperatorHoldsDifferentRolesOnDifferentPanels(t *testing.T) {
 }
 
 func TestAPanelKeepsItsLastOwner(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		first := f.operator("first@ops.test", RoleOwner, f.acme)
 		second := f.operator("second@ops.test", RoleOwner, f.acme)
@@ -120,6 +123,7 @@ func TestAPanelKeepsItsLastOwner(t *testing.T) {
 }
 
 func TestTheAuditLogIsOnlyEverAppended(t *testing.T) {
+	t.Parallel()
 	// The store, which owns every query of the log, has no way to change or remove an entry.
 	st := reflect.TypeOf(&Store{})
 	var auditMethods []string
@@ -178,6 +182,7 @@ func (f *fixture) enrol(op *Operator) (string, []string) {
 }
 
 func TestARecoveryCodeIsAcceptedOnceAndOnlyForItsOperator(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		op := f.operator("owner@ops.test", RoleOwner, f.acme)
 		other := f.operator("other@ops.test", RoleOwner, f.globex)
@@ -224,6 +229,7 @@ func TestARecoveryCodeIsAcceptedOnceAndOnlyForItsOperator(t *testing.T) {
 }
 
 func TestASessionEndsWhenIdleOrPastItsAbsoluteEnd(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		op := f.operator("owner@ops.test", RoleOwner, f.acme)
 		start := f.clock
@@ -259,6 +265,7 @@ func TestASessionEndsWhenIdleOrPastItsAbsoluteEnd(t *testing.T) {
 }
 
 func TestTheCleanUpDeletesOnlyTheSessionsThatEnded(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		op := f.operator("owner@ops.test", RoleOwner, f.acme)
 		start := f.clock

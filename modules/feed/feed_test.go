@@ -13,6 +13,7 @@ import (
 )
 
 func TestLoadingMoreAppendsOnlyNewGuidsAndTheFeedEndsWhenFewerThanAPageRemain(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		ids := f.campaigns(f.acme, numbered(7)...)
 		who := f.member(f.acme, "en", true, nil)
@@ -46,6 +47,7 @@ func TestLoadingMoreAppendsOnlyNewGuidsAndTheFeedEndsWhenFewerThanAPageRemain(t 
 }
 
 func TestAFeedOfExactlyOnePageEndsWithoutAnotherLoad(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		f.campaigns(f.acme, numbered(3)...)
 		page, err := f.m.Feed(f.ctx, f.acme, f.member(f.acme, "en", true, nil), FeedQuery{PageSize: 3})
@@ -56,6 +58,7 @@ func TestAFeedOfExactlyOnePageEndsWithoutAnotherLoad(t *testing.T) {
 }
 
 func TestAMemberSeesOnlyCampaignsTheyMayTake(t *testing.T) {
+	t.Parallel()
 	past, future := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)
 	cases := []struct {
 		name    string
@@ -144,6 +147,7 @@ func (f *fixture) fillQuota(campaignID string, profile map[string]any, completes
 }
 
 func TestAMemberNeverSeesAnotherPanelsCampaigns(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		mine := f.campaigns(f.acme, definition("Ours"))[0]
 		theirs := f.campaigns(f.globex, definition("Theirs"))[0]
@@ -169,6 +173,7 @@ func TestAMemberNeverSeesAnotherPanelsCampaigns(t *testing.T) {
 }
 
 func TestCardsSpeakTheMembersLanguageWhereTheCampaignHasIt(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		id := f.campaigns(f.acme, definition("Coffee", func(d *campaigns.Definition) {
 			d.Name = campaigns.Text{"en": "Coffee", "es": "Café"}
@@ -190,6 +195,7 @@ func TestCardsSpeakTheMembersLanguageWhereTheCampaignHasIt(t *testing.T) {
 }
 
 func TestNewcomersGetTheWelcomeCampaignFirst(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		welcome := f.campaigns(f.acme, definition("About you", func(d *campaigns.Definition) { d.IsWelcome, d.Type = true, campaigns.TypeProfiler }))[0]
 		other := f.campaigns(f.acme, definition("Coffee"))[0]
@@ -230,6 +236,7 @@ func TestNewcomersGetTheWelcomeCampaignFirst(t *testing.T) {
 }
 
 func TestFeedFiltersSelectNewStartedAndCompetitionCampaigns(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		ids := f.campaigns(f.acme,
 			definition("Seen", func(d *campaigns.Definition) { d.Priority = 4 }),
@@ -266,6 +273,7 @@ func TestFeedFiltersSelectNewStartedAndCompetitionCampaigns(t *testing.T) {
 }
 
 func TestABadFeedQueryNamesTheFieldThatIsWrong(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		q     FeedQuery

@@ -11,6 +11,7 @@ import (
 )
 
 func TestReportingABrokenCampaignHidesItAndCountsOnceWhileRecent(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		id := f.campaigns(f.acme, definition("Broken"))[0]
 		who := f.member(f.acme, "en", true, nil)
@@ -44,6 +45,7 @@ func TestReportingABrokenCampaignHidesItAndCountsOnceWhileRecent(t *testing.T) {
 }
 
 func TestABrokenReportNeedsAKnownReasonAndTextForOther(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, code, text, field string
 	}{

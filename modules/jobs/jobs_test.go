@@ -83,6 +83,7 @@ func waitState(t *testing.T, q *jobs.Queue, event, state string) jobs.Job {
 }
 
 func TestAMailJobIsInsertedWithItsCauseOrNotAtAll(t *testing.T) {
+	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
 		q, _ := queue(t, db, 0)
 		cause := func(key string) func(tx *gorm.DB) error {
@@ -131,6 +132,7 @@ func TestAMailJobIsInsertedWithItsCauseOrNotAtAll(t *testing.T) {
 }
 
 func TestAMailOutsideATransactionIsRefused(t *testing.T) {
+	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
 		q, _ := queue(t, db, 0)
 		assert.Error(t, q.Queue(db, "loose", message("ann@example.test")), "a job goes in with its cause")
@@ -138,6 +140,7 @@ func TestAMailOutsideATransactionIsRefused(t *testing.T) {
 }
 
 func TestAMailTheServerRefusesIsRetriedAndSentOnce(t *testing.T) {
+	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
 		q, smtp := queue(t, db, 2)
 		smtp.RefuseNext(2)
@@ -155,6 +158,7 @@ func TestAMailTheServerRefusesIsRetriedAndSentOnce(t *testing.T) {
 }
 
 func TestAMailThatCanNeverGoIsDiscardedAndKeptForOperators(t *testing.T) {
+	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
 		q, smtp := queue(t, db, 2)
 		require.NoError(t, db.Transaction(func(tx *gorm.DB) error {
@@ -172,6 +176,7 @@ func TestAMailThatCanNeverGoIsDiscardedAndKeptForOperators(t *testing.T) {
 }
 
 func TestAMailJobRunTwiceSendsOneMail(t *testing.T) {
+	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
 		q, smtp := queue(t, db, 2)
 		require.NoError(t, queueIn(t, db, q, "invite:1", "bob@example.test", noChange))
@@ -191,6 +196,7 @@ func TestAMailJobRunTwiceSendsOneMail(t *testing.T) {
 }
 
 func TestACancelledJobNeverRuns(t *testing.T) {
+	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
 		q, smtp := queue(t, db, 0)
 		require.NoError(t, queueIn(t, db, q, "never", "cy@example.test", noChange))

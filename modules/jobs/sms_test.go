@@ -84,6 +84,7 @@ func queueText(t *testing.T, db *gorm.DB, q *jobs.Queue, event, to string, until
 }
 
 func TestATextJobIsInsertedWithItsCauseOrNotAtAll(t *testing.T) {
+	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
 		q, _ := smsQueue(t, db, 0)
 		for _, tc := range []struct {
@@ -116,6 +117,7 @@ func TestATextJobIsInsertedWithItsCauseOrNotAtAll(t *testing.T) {
 }
 
 func TestATextTheProviderFailsIsRetriedAndSentOnce(t *testing.T) {
+	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
 		q, x := smsQueue(t, db, 2)
 		// A 500 may have sent the text: the adapter does not try again itself, the job does.
@@ -136,6 +138,7 @@ func TestATextTheProviderFailsIsRetriedAndSentOnce(t *testing.T) {
 }
 
 func TestATextJobRunTwiceSendsOneText(t *testing.T) {
+	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
 		q, x := smsQueue(t, db, 2)
 		until := time.Now().Add(10 * time.Minute)
@@ -157,6 +160,7 @@ func TestATextJobRunTwiceSendsOneText(t *testing.T) {
 }
 
 func TestATextThatWillNeverGoIsRecordedFailed(t *testing.T) {
+	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
 		q, x := smsQueue(t, db, 2)
 		x.sms.Refuse("+12025550103", 21614) // a landline
@@ -200,6 +204,7 @@ func contains(list []string, s string) bool {
 }
 
 func TestAnOperatorCancellingATextTellsItsModuleItWillNeverGo(t *testing.T) {
+	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
 		q, tx := smsQueue(t, db, 0) // no worker: the text waits
 		require.NoError(t, queueText(t, db, q, "mobile_code:9", "+15005550006", time.Now().Add(10*time.Minute), false))

@@ -19,6 +19,7 @@ var oneClick = []mailer.Header{
 }
 
 func TestExtraHeadersArriveExactlyAsGiven(t *testing.T) {
+	t.Parallel()
 	srv := mailertest.Start(t)
 	sender, err := mailer.New(mailer.Config{URL: srv.URL()}, nil)
 	require.NoError(t, err)
@@ -35,6 +36,7 @@ func TestExtraHeadersArriveExactlyAsGiven(t *testing.T) {
 }
 
 func TestTheLogSenderWritesTheExtraHeaders(t *testing.T) {
+	t.Parallel()
 	var logs bytes.Buffer
 	sender, err := mailer.New(mailer.Config{}, slogTo(&logs))
 	require.NoError(t, err)
@@ -48,6 +50,7 @@ func TestTheLogSenderWritesTheExtraHeaders(t *testing.T) {
 }
 
 func TestAHeaderThatCouldAddOrReplaceHeadersIsRefused(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		header  mailer.Header

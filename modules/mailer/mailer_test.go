@@ -36,6 +36,7 @@ func validMessage() mailer.Message {
 func normalize(s string) string { return strings.ReplaceAll(s, "\r\n", "\n") }
 
 func TestSMTPSenderDelivers(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		url  func(*mailertest.Server) string
@@ -137,6 +138,7 @@ func TestSMTPSenderDelivers(t *testing.T) {
 }
 
 func TestALinkInAReceivedMailCanBeFollowed(t *testing.T) {
+	t.Parallel()
 	srv := mailertest.Start(t)
 	sender, err := mailer.New(mailer.Config{URL: srv.URL()}, nil)
 	require.NoError(t, err)
@@ -153,6 +155,7 @@ func TestALinkInAReceivedMailCanBeFollowed(t *testing.T) {
 }
 
 func TestWaitForReturnsEachMailOnce(t *testing.T) {
+	t.Parallel()
 	srv := mailertest.Start(t)
 	sender, err := mailer.New(mailer.Config{URL: srv.URL()}, nil)
 	require.NoError(t, err)
@@ -168,6 +171,7 @@ func TestWaitForReturnsEachMailOnce(t *testing.T) {
 }
 
 func TestNewRejectsBadConfig(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		cfg     mailer.Config
@@ -193,6 +197,7 @@ func TestNewRejectsBadConfig(t *testing.T) {
 }
 
 func TestNewPicksTheSender(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		url  string
@@ -212,6 +217,7 @@ func TestNewPicksTheSender(t *testing.T) {
 }
 
 func TestSendRejectsInvalidMessages(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		msg     func(*mailer.Message)
@@ -255,6 +261,7 @@ func TestSendRejectsInvalidMessages(t *testing.T) {
 }
 
 func TestLogSenderWritesTheMessageToTheLogger(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	sender, err := mailer.New(mailer.Config{From: "surveys@acme.example"}, slogTo(&buf))
 	require.NoError(t, err)
@@ -272,6 +279,7 @@ func TestLogSenderWritesTheMessageToTheLogger(t *testing.T) {
 }
 
 func TestSMTPSenderFailures(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		ctx  func(t *testing.T) context.Context

@@ -19,6 +19,7 @@ import (
 )
 
 func TestRequestsAreCountedByTheirRoutePatternMethodAndFinalStatus(t *testing.T) {
+	t.Parallel()
 	m := New()
 	f := fiber.New(fiber.Config{ErrorHandler: func(c fiber.Ctx, err error) error {
 		return c.Status(web.AsError(err).Status).SendString("error")
@@ -73,6 +74,7 @@ func scrape(t *testing.T, m *Metrics) string {
 }
 
 func TestLoginsAndDeliveriesAreCountedByTheirOutcome(t *testing.T) {
+	t.Parallel()
 	m := New()
 	for _, tc := range []struct {
 		name   string
@@ -101,6 +103,7 @@ func TestLoginsAndDeliveriesAreCountedByTheirOutcome(t *testing.T) {
 }
 
 func TestTheLedgerIsReadAtScrapeTimeAtMostOncePerRefresh(t *testing.T) {
+	t.Parallel()
 	now := time.Unix(1_700_000_000, 0)
 	reads := 0
 	var fail error
@@ -136,6 +139,7 @@ func TestTheLedgerIsReadAtScrapeTimeAtMostOncePerRefresh(t *testing.T) {
 }
 
 func TestReconcileSetsTheDriftGauges(t *testing.T) {
+	t.Parallel()
 	m := New()
 	for _, tc := range []struct {
 		name       string
@@ -159,6 +163,7 @@ func TestReconcileSetsTheDriftGauges(t *testing.T) {
 }
 
 func TestAnExhaustedPoolIsReportedOnlyOnceItLastsPastTheThreshold(t *testing.T) {
+	t.Parallel()
 	type look struct {
 		at              time.Duration // since the start
 		inUse, maxOpen  int
@@ -216,6 +221,7 @@ func TestAnExhaustedPoolIsReportedOnlyOnceItLastsPastTheThreshold(t *testing.T) 
 }
 
 func TestTheRegistryIsTheMetricsOwnAndServesTheTextFormat(t *testing.T) {
+	t.Parallel()
 	a, b := New(), New()
 	a.Login(LoginPassword, LoginSuccess)
 	assert.Contains(t, scrape(t, a), `canvass_member_logins_total{method="password",result="success"} 1`)

@@ -10,6 +10,7 @@ import (
 )
 
 func TestACodeDiesAfterFiveAttempts(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		code := f.send(f.acme, pid, "202 555 0143")
@@ -35,6 +36,7 @@ func TestACodeDiesAfterFiveAttempts(t *testing.T) {
 }
 
 func TestTheFifthAttemptMayBeTheRightOne(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		code := f.send(f.acme, pid, "202 555 0143")
@@ -49,6 +51,7 @@ func TestTheFifthAttemptMayBeTheRightOne(t *testing.T) {
 }
 
 func TestConcurrentGuessesNeverGetMoreThanFiveAttempts(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		code := f.send(f.acme, pid, "202 555 0143")

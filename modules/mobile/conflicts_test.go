@@ -11,6 +11,7 @@ import (
 )
 
 func TestTheMembersOwnVerifiedNumberAnswersUserAlreadyVerified(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		code := f.send(f.acme, pid, "202 555 0143")
@@ -32,6 +33,7 @@ func TestTheMembersOwnVerifiedNumberAnswersUserAlreadyVerified(t *testing.T) {
 }
 
 func TestANumberVerifiedByAnotherMemberOfThePanelIsRefused(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		owner, other := f.member(f.acme), f.member(f.acme)
 		f.verify(f.acme, owner, "202 555 0143")
@@ -51,6 +53,7 @@ func TestANumberVerifiedByAnotherMemberOfThePanelIsRefused(t *testing.T) {
 }
 
 func TestTwoMembersVerifyingOneNumberAtOnceCannotBothHaveIt(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		first, second := f.member(f.acme), f.member(f.acme)
 		codeFirst := f.send(f.acme, first, "202 555 0143")
@@ -66,6 +69,7 @@ func TestTwoMembersVerifyingOneNumberAtOnceCannotBothHaveIt(t *testing.T) {
 }
 
 func TestTheDatabaseKeepsANumberToOneMemberOfAPanel(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		first, second := f.member(f.acme), f.member(f.acme)
 		n := Number{E164: "+12025550143", Country: "US"}

@@ -8,6 +8,7 @@ import (
 )
 
 func TestTheConsoleSeesWhetherAMembersMobileIsVerifiedAndOnlyItsNumberMasked(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		none, pending, verified := f.member(f.acme), f.member(f.acme), f.member(f.acme)
 		f.send(f.acme, pending, "+12025550143")
@@ -38,6 +39,7 @@ func TestTheConsoleSeesWhetherAMembersMobileIsVerifiedAndOnlyItsNumberMasked(t *
 }
 
 func TestANumberIsMaskedToItsLeadingDigitsAndLastTwo(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"": "", "+12025550143": "+1••••••••43", "+447700900123": "+44••••••••23", "+8613800138000": "+861••••••••00",
 		"+123": "+•••", "+4930123": "+4••••23",

@@ -9,6 +9,7 @@ import (
 )
 
 func TestEligibilityToRedeemFollowsTheMembersNumberAndThePanelsRules(t *testing.T) {
+	t.Parallel()
 	const day = 24 * time.Hour
 	tests := []struct {
 		name     string
@@ -135,6 +136,7 @@ func TestEligibilityToRedeemFollowsTheMembersNumberAndThePanelsRules(t *testing.
 }
 
 func TestAPanelWithoutSettingsHasTheDefaults(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		st, err := f.svc.Settings(f.ctx, f.acme.ID)
 		require.NoError(t, err)
@@ -156,6 +158,7 @@ func TestAPanelWithoutSettingsHasTheDefaults(t *testing.T) {
 }
 
 func TestEligibilityOfAMemberOfAnotherPanelIsNotVerified(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		f.verify(f.acme, pid, "202 555 0143")

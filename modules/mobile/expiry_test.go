@@ -10,6 +10,7 @@ import (
 )
 
 func TestACodeExpiresTenMinutesAfterItWasSent(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		after time.Duration
@@ -44,6 +45,7 @@ func TestACodeExpiresTenMinutesAfterItWasSent(t *testing.T) {
 }
 
 func TestANewCodeReplacesTheOldOne(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		first := f.send(f.acme, pid, "202 555 0143")

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/canvass/canvass/locales"
 	"github.com/canvass/canvass/migrations/dbtest"
 	"github.com/canvass/canvass/modules/mobile/smstest"
 	"github.com/canvass/canvass/modules/ratelimit"
+	"github.com/canvass/canvass/modules/testsupport/messages"
 	"github.com/canvass/canvass/modules/testsupport/seed"
 	"github.com/canvass/canvass/modules/web"
 	"github.com/gofiber/fiber/v3"
@@ -46,8 +46,7 @@ func eachFixture(t *testing.T, fn func(t *testing.T, f *fixture)) {
 func newFixture(t testing.TB, db *gorm.DB) *fixture {
 	f := &fixture{t: t, ctx: context.Background(), db: db, clock: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	loc, err := web.NewLocales(locales.FS, nil)
-	require.NoError(t, err)
+	loc := messages.Locales(t)
 	kit := web.NewKit("development", strings.Repeat("s", 32), log, loc, nil)
 	f.sms = smstest.Start(t)
 	sender, err := NewSender(f.sms.URL(), log)

@@ -32,6 +32,7 @@ func (f *fixture) joinedEligibility(panel *web.Panel, pid string) string {
 }
 
 func TestTheMobileRowReadWithTheSessionGivesTheSameEligibilityAsTheService(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		none := f.member(f.acme)
 		unverified := f.member(f.acme)

@@ -27,6 +27,7 @@ func (o *recordingOutbox) QueueSMS(tx *gorm.DB, event, to, body string, until ti
 }
 
 func TestACodeIsStoredWithItsQueuedTextOrNotAtAll(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		for _, tc := range []struct {
 			name  string

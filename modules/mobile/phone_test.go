@@ -8,6 +8,7 @@ import (
 )
 
 func TestNumbersAreNormalisedToE164(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, raw, country string
 		want               Number
@@ -40,6 +41,7 @@ func TestNumbersAreNormalisedToE164(t *testing.T) {
 }
 
 func TestNumbersThatCannotTakeAnSMSAreRefused(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, raw, country string
 		want               error
@@ -77,6 +79,7 @@ func TestNumbersThatCannotTakeAnSMSAreRefused(t *testing.T) {
 }
 
 func TestAPanelsDefaultCountryComesFromItsSettingsElseItsCurrency(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		c, err := f.svc.DefaultCountry(f.ctx, f.acme)
 		require.NoError(t, err)

@@ -10,6 +10,7 @@ import (
 )
 
 func TestCodesAreLimitedPerNumberAndPerMember(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		limits Limits

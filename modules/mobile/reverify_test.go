@@ -10,6 +10,7 @@ import (
 )
 
 func TestReverifyingAnOldVerificationKeepsTheNumbersCoolingOffDone(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		first := f.verify(f.acme, pid, "202 555 0143")
@@ -30,6 +31,7 @@ func TestReverifyingAnOldVerificationKeepsTheNumbersCoolingOffDone(t *testing.T)
 }
 
 func TestReverifyingAReplacedNumberTextsTheNewNumber(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		f.verify(f.acme, pid, "202 555 0143")
@@ -49,6 +51,7 @@ func TestReverifyingAReplacedNumberTextsTheNewNumber(t *testing.T) {
 }
 
 func TestReverifyIsRefusedWhenNothingIsDue(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		steps func(f *fixture, pid string)
@@ -77,6 +80,7 @@ func TestReverifyIsRefusedWhenNothingIsDue(t *testing.T) {
 }
 
 func TestReverifyKeepsToTheSendingLimits(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		f.verify(f.acme, pid, "202 555 0143")

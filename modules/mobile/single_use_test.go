@@ -13,6 +13,7 @@ import (
 )
 
 func TestACodeWorksOnce(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		first := f.verify(f.acme, pid, "202 555 0143").VerifiedAt
@@ -44,6 +45,7 @@ func TestACodeWorksOnce(t *testing.T) {
 }
 
 func TestTwoChecksOfOneCodeAtOnceVerifyOnce(t *testing.T) {
+	t.Parallel()
 	for _, wrongFirst := range []int{0, maxAttempts - 1} {
 		t.Run(fmt.Sprintf("after %d wrong tries", wrongFirst), func(t *testing.T) {
 			eachFixture(t, func(t *testing.T, f *fixture) {

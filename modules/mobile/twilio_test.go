@@ -17,6 +17,7 @@ import (
 )
 
 func TestTheTwilioSenderPostsTheMessageWithBasicAuthAndReturnsItsSid(t *testing.T) {
+	t.Parallel()
 	fake := smstest.Start(t)
 	sender, err := NewSender(fake.URL(), nil)
 	require.NoError(t, err)
@@ -32,6 +33,7 @@ func TestTheTwilioSenderPostsTheMessageWithBasicAuthAndReturnsItsSid(t *testing.
 }
 
 func TestTheTwilioSenderReportsWhatTheProviderRefused(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name          string
 		setup         func(*smstest.Server)
@@ -90,6 +92,7 @@ func TestTheTwilioSenderReportsWhatTheProviderRefused(t *testing.T) {
 }
 
 func TestTheTwilioSenderRetriesWhenTheProviderCannotHaveTakenTheMessage(t *testing.T) {
+	t.Parallel()
 	fake := smstest.Start(t)
 	fake.FailNext(smstest.Failure{Status: 503, Code: 20503, Message: "Service Unavailable"}, smstest.Failure{Status: 429, Code: 20429, Message: "Too Many Requests"})
 	sender := &TwilioSender{BaseURL: fake.BaseURL(), AccountSID: smstest.AccountSID, AuthToken: smstest.AuthToken, From: smstest.From}
@@ -101,6 +104,7 @@ func TestTheTwilioSenderRetriesWhenTheProviderCannotHaveTakenTheMessage(t *testi
 }
 
 func TestTheTwilioSenderRetriesARefusedConnectionAndStopsAtTheContextsEnd(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	addr := ln.Addr().String()
@@ -121,6 +125,7 @@ func TestTheTwilioSenderRetriesARefusedConnectionAndStopsAtTheContextsEnd(t *tes
 }
 
 func TestTheTwilioSenderGivesUpOnAProviderThatDoesNotAnswer(t *testing.T) {
+	t.Parallel()
 	stalled := make(chan struct{})
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-stalled })}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -137,6 +142,7 @@ func TestTheTwilioSenderGivesUpOnAProviderThatDoesNotAnswer(t *testing.T) {
 }
 
 func TestSMSURLsAreCheckedAtStart(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, url string
 		want      string // the base URL, or a part of the error
@@ -174,6 +180,7 @@ func TestSMSURLsAreCheckedAtStart(t *testing.T) {
 }
 
 func TestWithoutAnSMSURLTheCodeIsWrittenToTheLog(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	log := slog.New(slog.NewTextHandler(&buf, nil))
 	s, err := SenderFromURL("", true, log)

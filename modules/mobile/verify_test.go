@@ -11,6 +11,7 @@ import (
 )
 
 func TestAMemberVerifiesANumberWithTheCodeTextedThroughTwilio(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.globex)
 		assert.Equal(t, Status{VerificationStatus: StatusNotVerified, Eligibility: NotVerified, DefaultCountry: "GB"}, f.status(f.globex, pid), "nothing on file")
@@ -54,6 +55,7 @@ func TestAMemberVerifiesANumberWithTheCodeTextedThroughTwilio(t *testing.T) {
 }
 
 func TestTheCodeGoesToTheNumberGivenWhenSending(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		_, err := f.svc.Validate(f.ctx, f.acme, pid, "202 555 0143", "", "code")
@@ -71,6 +73,7 @@ func TestTheCodeGoesToTheNumberGivenWhenSending(t *testing.T) {
 }
 
 func TestSendingNeedsANumber(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		_, err := f.svc.Send(f.ctx, f.acme, pid, "en", "", "", "country")
@@ -84,6 +87,7 @@ func TestSendingNeedsANumber(t *testing.T) {
 }
 
 func TestANumberTheProviderRefusesIsTheMembersToChangeAndLeavesNoCode(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		f.sms.Refuse("+12025550100", 21614)
@@ -103,6 +107,7 @@ func TestANumberTheProviderRefusesIsTheMembersToChangeAndLeavesNoCode(t *testing
 }
 
 func TestAWronglyShapedCodeIsRefusedWithoutCostingAnAttempt(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		f.send(f.acme, pid, "202 555 0143")
@@ -118,6 +123,7 @@ func TestAWronglyShapedCodeIsRefusedWithoutCostingAnAttempt(t *testing.T) {
 }
 
 func TestACodeForAnotherNumberDoesNotVerifyThisOne(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		code := f.send(f.acme, pid, "202 555 0143")

@@ -9,12 +9,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/canvass/canvass/locales"
 	"github.com/canvass/canvass/migrations/dbtest"
 	"github.com/canvass/canvass/modules/accounts"
 	"github.com/canvass/canvass/modules/offers"
 	"github.com/canvass/canvass/modules/offers/offerstest"
 	"github.com/canvass/canvass/modules/ratelimit"
+	"github.com/canvass/canvass/modules/testsupport/messages"
 	"github.com/canvass/canvass/modules/testsupport/seed"
 	"github.com/canvass/canvass/modules/wallet"
 	"github.com/canvass/canvass/modules/web"
@@ -56,8 +56,7 @@ func newFixture(t testing.TB, db *gorm.DB) *fixture {
 	f := &fixture{t: t, ctx: context.Background(), db: db, clock: time.Now().UTC().Truncate(time.Second),
 		fake: map[string]*offerstest.Server{}, secret: map[string]string{}}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	loc, err := web.NewLocales(locales.FS, log)
-	require.NoError(t, err)
+	loc := messages.Locales(t)
 	kit := web.NewKit("development", strings.Repeat("s", 32), log, loc, nil)
 	f.acme = seed.Panel(t, db, "acme", "USD", "en", "es")
 	f.globex = seed.Panel(t, db, "globex", "GBP", "en")

@@ -38,6 +38,7 @@ func newFake(t *testing.T) (*offerstest.Server, offers.Provider) {
 }
 
 func TestTheListsAreTheProvidersForTheCountryAndNameNoMember(t *testing.T) {
+	t.Parallel()
 	fake, p := newFake(t)
 	ctx := context.Background()
 	cases := []struct {
@@ -92,6 +93,7 @@ func TestTheListsAreTheProvidersForTheCountryAndNameNoMember(t *testing.T) {
 }
 
 func TestOpeningAnOfferSendsTheViewAndTheClickAndGivesTheMembersLink(t *testing.T) {
+	t.Parallel()
 	fake, p := newFake(t)
 	ctx := context.Background()
 	click := offers.Click{SubID: "sub-42", OfferID: "budget-buddy", IP: "203.0.113.7", UserAgent: "Mozilla/5.0 (test)"}
@@ -116,6 +118,7 @@ func TestOpeningAnOfferSendsTheViewAndTheClickAndGivesTheMembersLink(t *testing.
 }
 
 func TestAnIssueReportIsForwardedAndGetsTheProvidersTicket(t *testing.T) {
+	t.Parallel()
 	fake, p := newFake(t)
 	ticket, err := p.ReportIssue(context.Background(), offers.Issue{
 		SubID: "sub-42", OfferID: "budget-buddy", ClickID: "click-7", TransactionID: "tx-3", Message: "I finished it yesterday.",
@@ -131,6 +134,7 @@ func TestAnIssueReportIsForwardedAndGetsTheProvidersTicket(t *testing.T) {
 }
 
 func TestARefusalCarriesTheStatusAndTheProvidersMessage(t *testing.T) {
+	t.Parallel()
 	fake, _ := newFake(t)
 	ctx := context.Background()
 	cases := []struct {
@@ -179,6 +183,7 @@ func TestARefusalCarriesTheStatusAndTheProvidersMessage(t *testing.T) {
 }
 
 func TestAProvidersMessageIsReadFromItsUsualShapesAndClipped(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, body, want string
 	}{
@@ -205,6 +210,7 @@ func TestAProvidersMessageIsReadFromItsUsualShapesAndClipped(t *testing.T) {
 }
 
 func TestAProviderThatDoesNotAnswerWellIsUnavailable(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	listOffers := func(p offers.Provider) error { _, err := p.Offers(ctx, offers.Query{Country: "US"}); return err }
 	startOffer := func(p offers.Provider) error {
@@ -271,6 +277,7 @@ func TestAProviderThatDoesNotAnswerWellIsUnavailable(t *testing.T) {
 }
 
 func TestACallEndsAtItsContextsDeadline(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {

@@ -12,6 +12,7 @@ import (
 )
 
 func TestListsAreKeptFiveSecondsPerPanelCountryLanguageAndDevice(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		acme := f.fake["acme"]
 		acme.SetOffers("US", offers.Offer{ID: "us-only", Name: "US offer", Reward: "1.00"})
@@ -69,6 +70,7 @@ func TestListsAreKeptFiveSecondsPerPanelCountryLanguageAndDevice(t *testing.T) {
 }
 
 func TestAProviderThatIsDownIsAClearErrorAndNothingIsKept(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		acme := f.fake["acme"]
 		acme.SetOffers("", offers.Offer{ID: "o1", Name: "Offer", Reward: "1.00"})

@@ -35,6 +35,7 @@ func credited(sub, tx, amount string) offerstest.PostbackParams {
 }
 
 func TestFiftyCopiesOfOnePostbackAtOnceCreditTheMemberOnce(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid, sub := f.member(f.acme)
 		const copies = 50
@@ -79,6 +80,7 @@ func TestFiftyCopiesOfOnePostbackAtOnceCreditTheMemberOnce(t *testing.T) {
 }
 
 func TestARefusedPostbackChangesNothingAndIsRecordedWithItsReason(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid, sub := f.member(f.acme)
 		_, globexSub := f.member(f.globex)
@@ -154,6 +156,7 @@ func TestARefusedPostbackChangesNothingAndIsRecordedWithItsReason(t *testing.T) 
 }
 
 func TestAReversalAfterTheMoneyWasRedeemedLeavesADebtThatLaterEarningsRepay(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid, sub := f.member(f.acme)
 		_, err := f.postback(f.acme, f.secret["acme"], credited(sub, "tx-big", "5.00"))
@@ -202,6 +205,7 @@ func TestAReversalAfterTheMoneyWasRedeemedLeavesADebtThatLaterEarningsRepay(t *t
 }
 
 func TestACreditForAnOfferTheMemberStartedMarksTheirPendingRowCredited(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid, sub := f.member(f.acme)
 		f.fake["acme"].SetOffers("", offers.Offer{ID: "survey-king", Name: "Survey King", Reward: "1.50", Currency: "USD", Minutes: 10})
@@ -226,6 +230,7 @@ func TestACreditForAnOfferTheMemberStartedMarksTheirPendingRowCredited(t *testin
 }
 
 func TestOneSourceSendingTooManyPostbacksIsSlowedDown(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		_, sub := f.member(f.acme)
 		var last error

@@ -33,6 +33,7 @@ func sign(t *testing.T, raw string) string {
 }
 
 func TestASignedPostbackVerifiesWithTheSameSecret(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, raw string
 	}{
@@ -53,6 +54,7 @@ func TestASignedPostbackVerifiesWithTheSameSecret(t *testing.T) {
 }
 
 func TestSigningKeepsTheOtherParametersAsTheyWereWritten(t *testing.T) {
+	t.Parallel()
 	raw := "https://panel.example/pb?sub_id=s-1&offer_name=Tile%20Tumble+Deluxe&amount=1.50&status=credited"
 	signed := sign(t, raw)
 	require.True(t, strings.HasPrefix(signed, raw+"&signature="), "nothing re-encoded or sorted, the signature last: %s", signed)
@@ -63,6 +65,7 @@ func TestSigningKeepsTheOtherParametersAsTheyWereWritten(t *testing.T) {
 }
 
 func TestSigningAgainReplacesAnOldSignature(t *testing.T) {
+	t.Parallel()
 	once := sign(t, "https://panel.example/pb?sub_id=s-1&amount=1.50")
 	again, err := offers.SignPostback(once, "another-secret")
 	require.NoError(t, err)
@@ -72,6 +75,7 @@ func TestSigningAgainReplacesAnOldSignature(t *testing.T) {
 }
 
 func TestTheSignatureMayStandAnywhereInTheQuery(t *testing.T) {
+	t.Parallel()
 	signed := sign(t, "https://panel.example/pb?sub_id=s-1&amount=1.50&status=credited")
 	sig := signed[strings.Index(signed, "signature="):]
 	cases := map[string]string{
@@ -87,6 +91,7 @@ func TestTheSignatureMayStandAnywhereInTheQuery(t *testing.T) {
 }
 
 func TestAPostbackThatIsNotAsSignedIsRefused(t *testing.T) {
+	t.Parallel()
 	signed := pathAndQuery(t, sign(t, "https://panel.example/pb?sub_id=s-1&transaction_id=tx-1&amount=1.50&currency=USD&status=credited"))
 	sig := signed[strings.Index(signed, "signature=")+len("signature="):]
 	cases := []struct {
@@ -119,6 +124,7 @@ func TestAPostbackThatIsNotAsSignedIsRefused(t *testing.T) {
 }
 
 func TestAPostbackCannotBeSignedWithoutASecretOrAUsableAddress(t *testing.T) {
+	t.Parallel()
 	cases := map[string]struct{ raw, secret string }{
 		"an empty secret":       {"https://panel.example/pb?sub_id=s-1", ""},
 		"an address that fails": {"https://panel.example/pb?%zz\x7f", postbackSecret},
@@ -134,6 +140,7 @@ func TestAPostbackCannotBeSignedWithoutASecretOrAUsableAddress(t *testing.T) {
 }
 
 func TestASignedPostbackSentOverHTTPVerifiesAsReceived(t *testing.T) {
+	t.Parallel()
 	var got error
 	var target string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -12,6 +12,7 @@ import (
 )
 
 func TestOpeningAndStartingAnOfferTellTheProviderTheMembersSubID(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		acme := f.fake["acme"]
 		acme.SetOffers("", offers.Offer{ID: "o1", Name: "Try the app", Reward: "2.50", Minutes: 15, Requirements: "New users only"})
@@ -54,6 +55,7 @@ func TestOpeningAndStartingAnOfferTellTheProviderTheMembersSubID(t *testing.T) {
 }
 
 func TestAnIssueReportIsStoredAndForwardedAndKeptWhenTheProviderIsDown(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		acme := f.fake["acme"]
 		acme.SetOffers("", offers.Offer{ID: "o1", Name: "Try the app", Reward: "2.50"})

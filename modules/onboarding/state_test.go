@@ -8,6 +8,7 @@ import (
 )
 
 func TestOnboardingDataIsKeptOnlyForAProviderIdentityOrAMember(t *testing.T) {
+	t.Parallel()
 	pid := "p-1"
 	for _, tc := range []struct {
 		name  string
@@ -25,6 +26,7 @@ func TestOnboardingDataIsKeptOnlyForAProviderIdentityOrAMember(t *testing.T) {
 }
 
 func TestANewAnswerReplacesTheEarlierAnswerToTheSameCampaignAndQuestion(t *testing.T) {
+	t.Parallel()
 	raw := func(s string) json.RawMessage { return json.RawMessage(s) }
 	st := State{Answers: []Answer{
 		{CampaignUUID: "c1", QuestionUUID: "q1", Answer: raw(`"a"`)},
@@ -45,6 +47,7 @@ func TestANewAnswerReplacesTheEarlierAnswerToTheSameCampaignAndQuestion(t *testi
 }
 
 func TestTheRedirectQueryIsHonouredOnlyAsAnHTTPSAddressOnTheProvidersDomain(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		raw, domain string
 		ok          bool

@@ -12,11 +12,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/canvass/canvass/locales"
 	"github.com/canvass/canvass/migrations/dbtest"
 	"github.com/canvass/canvass/modules/ratelimit"
 	"github.com/canvass/canvass/modules/tenancy"
 	"github.com/canvass/canvass/modules/testsupport/contract"
+	"github.com/canvass/canvass/modules/testsupport/messages"
 	"github.com/canvass/canvass/modules/web"
 	"github.com/gofiber/fiber/v3"
 	"github.com/stretchr/testify/require"
@@ -49,8 +49,7 @@ func newFixture(t testing.TB, db *gorm.DB, rate int) *fixture {
 	f.m.now = func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) }
 	f.acme = f.panel("acme")
 	f.globex = f.panel("globex")
-	loc, err := web.NewLocales(locales.FS, nil)
-	require.NoError(t, err)
+	loc := messages.Locales(t)
 	kit := web.NewKit("development", strings.Repeat("s", 32), log, loc, nil)
 	f.app = fiber.New(fiber.Config{ErrorHandler: kit.ErrorHandler})
 	f.app.Use(func(c fiber.Ctx) error {

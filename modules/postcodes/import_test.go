@@ -12,6 +12,7 @@ import (
 )
 
 func TestParsingAPostcodeCSVReadsRowsWithTheirLines(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		csv  string
@@ -48,6 +49,7 @@ func TestParsingAPostcodeCSVReadsRowsWithTheirLines(t *testing.T) {
 }
 
 func TestParsingAPostcodeCSVNamesTheLineOfEveryBadRow(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		csv  string
@@ -79,6 +81,7 @@ func TestParsingAPostcodeCSVNamesTheLineOfEveryBadRow(t *testing.T) {
 }
 
 func TestParsingAPostcodeCSVListsAtMostTenProblems(t *testing.T) {
+	t.Parallel()
 	csv := "id,postcode,label\n" + strings.Repeat(",1,x\n", 25)
 	_, err := ParseCSV("f.csv", strings.NewReader(csv))
 	var bad *InvalidError
@@ -89,6 +92,7 @@ func TestParsingAPostcodeCSVListsAtMostTenProblems(t *testing.T) {
 }
 
 func TestAPostcodeImportIsIdempotentAndUpdatesByID(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		first := f.importCSV(f.acme, ukCSV)
 		assert.Equal(t, ImportResult{Rows: 10, Created: 10}, first)
@@ -124,6 +128,7 @@ func TestAPostcodeImportIsIdempotentAndUpdatesByID(t *testing.T) {
 }
 
 func TestAPostcodeImportWithABadRowImportsNothing(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		f.importCSV(f.acme, "id,postcode,label\nkeep,1,\"one\"\n")
 		cases := []struct {
@@ -149,6 +154,7 @@ func TestAPostcodeImportWithABadRowImportsNothing(t *testing.T) {
 }
 
 func TestAPostcodeImportThatFailsInTheDatabaseLeavesNoRowBehind(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		f.importCSV(f.acme, "id,postcode,label\np0000,1,\"unchanged\"\n")
 		rows, err := ParseCSV("many.csv", strings.NewReader(manyPlaces(importBatch*2+1)))

@@ -13,6 +13,7 @@ import (
 )
 
 func TestThePostcodeLookupAnswersAtMost99ForASearchAnd1000WithoutOne(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		res := f.importCSV(f.acme, manyPlaces(1200))
 		require.Equal(t, 1200, res.Created)
@@ -48,6 +49,7 @@ func TestThePostcodeLookupAnswersAtMost99ForASearchAnd1000WithoutOne(t *testing.
 }
 
 func TestThePostcodeLookupRefusesBadParametersNamingTheField(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		f.importCSV(f.acme, ukCSV)
 		cases := []struct {
@@ -80,6 +82,7 @@ func TestThePostcodeLookupRefusesBadParametersNamingTheField(t *testing.T) {
 }
 
 func TestThePostcodeLookupMatchesNormalisedPostcodePrefixesAndLabelWords(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		f.importCSV(f.acme, ukCSV)
 		cases := []struct {
@@ -116,6 +119,7 @@ func TestThePostcodeLookupMatchesNormalisedPostcodePrefixesAndLabelWords(t *test
 }
 
 func TestThePostcodeLookupNeverAnswersWithAnotherPanelsPostcodes(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		f.importCSV(f.globex, ukCSV)
 		f.importCSV(f.acme, "id,postcode,label\nacme-1,SW1A 1AA,\"SW1A 1AA, Acme House\"\n")
@@ -147,6 +151,7 @@ func TestThePostcodeLookupNeverAnswersWithAnotherPanelsPostcodes(t *testing.T) {
 }
 
 func TestAPanelWithoutPostcodesAnswersAnEmptyList(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		_, _, body := f.get("search=sw1a")
 		assert.JSONEq(t, `{"results":[]}`, body)
@@ -154,6 +159,7 @@ func TestAPanelWithoutPostcodesAnswersAnEmptyList(t *testing.T) {
 }
 
 func TestThePostcodeLookupIsRateLimitedPerClient(t *testing.T) {
+	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
 		f := newFixture(t, db, 3)
 		for i := range 3 {

@@ -8,6 +8,7 @@ import (
 )
 
 func TestResolveFindsThePlaceOfATypedPostcodeInItsPanelOnly(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		f.importCSV(f.acme, ukCSV)
 		f.importCSV(f.globex, "id,postcode,label\nglobex-m1,M1 1AE,\"M1 1AE, Globex\"\nglobex-ny,10001,\"10001, Globex\"\nalso-ny,10001,\"10001, Globex again\"\n")
@@ -46,6 +47,7 @@ func TestResolveFindsThePlaceOfATypedPostcodeInItsPanelOnly(t *testing.T) {
 }
 
 func TestFindReturnsAPanelsPostcodeByItsID(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		f.importCSV(f.acme, ukCSV)
 		cases := []struct {
@@ -81,6 +83,7 @@ func TestFindReturnsAPanelsPostcodeByItsID(t *testing.T) {
 }
 
 func TestHasAnyTellsWhetherAPanelImportedPostcodes(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		f.importCSV(f.acme, ukCSV)
 		cases := []struct {
@@ -103,6 +106,7 @@ func TestHasAnyTellsWhetherAPanelImportedPostcodes(t *testing.T) {
 }
 
 func TestNormalizeUpperCasesAPostcodeAndDropsEveryBlank(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ in, want string }{
 		{"sw1a 1aa", "SW1A1AA"},
 		{" SW1A\t1AA\n", "SW1A1AA"},

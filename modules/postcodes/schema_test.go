@@ -10,5 +10,6 @@ import (
 // The check of migrations/schema_test.go for this module's models, so the module's own tests
 // catch a model and its migration drifting apart.
 func TestThePostcodeModelMatchesTheMigratedSchema(t *testing.T) {
+	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) { dbtest.ModelsMatchSchema(t, db, Models()...) })
 }

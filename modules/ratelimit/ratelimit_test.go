@@ -26,6 +26,7 @@ func newLimiter(db *gorm.DB) (*Limiter, *clock) {
 }
 
 func TestHitCountsUpWithinAWindowAndRestartsAfterIt(t *testing.T) {
+	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
 		ctx := context.Background()
 		l, clk := newLimiter(db)
@@ -53,6 +54,7 @@ func TestHitCountsUpWithinAWindowAndRestartsAfterIt(t *testing.T) {
 }
 
 func TestCountReadsTheWindowWithoutAddingAHit(t *testing.T) {
+	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
 		ctx := context.Background()
 		l, clk := newLimiter(db)
@@ -83,6 +85,7 @@ func TestCountReadsTheWindowWithoutAddingAHit(t *testing.T) {
 }
 
 func TestResetForgetsAKeyAndOnlyThatKey(t *testing.T) {
+	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
 		ctx := context.Background()
 		l, _ := newLimiter(db)
@@ -110,6 +113,7 @@ func TestResetForgetsAKeyAndOnlyThatKey(t *testing.T) {
 }
 
 func TestFiftyConcurrentHitsOnOneKeyCountExactlyFifty(t *testing.T) {
+	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
 		ctx := context.Background()
 		l, _ := newLimiter(db)

@@ -9,6 +9,7 @@ import (
 )
 
 func TestAvailabilitySaysWhyAMemberCantRedeemYet(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name        string
 		option      string
@@ -65,6 +66,7 @@ func TestAvailabilitySaysWhyAMemberCantRedeemYet(t *testing.T) {
 }
 
 func TestSettingsListTheEnabledOptionsInOrderWithWhatTheMemberStillNeeds(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		f.standardOptions(f.acme)
 		pid := f.member(f.acme)

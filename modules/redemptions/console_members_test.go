@@ -9,6 +9,7 @@ import (
 )
 
 func TestTheConsoleListsAMembersRedemptionsWithoutTheirPayoutDetails(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		f.standardOptions(f.acme)
 		pid := f.redeemer(5000)

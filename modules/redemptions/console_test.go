@@ -21,6 +21,7 @@ func (f *fixture) globexRedemption() *Redemption {
 }
 
 func TestTheConsoleQueueListsOnlyThePanelsRedemptionsNewestFirstFilteredAndPaged(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		f.standardOptions(f.acme)
 		f.standardOptions(f.globex)
@@ -70,6 +71,7 @@ func TestTheConsoleQueueListsOnlyThePanelsRedemptionsNewestFirstFilteredAndPaged
 }
 
 func TestAConsoleActionIsIdempotentAndAForbiddenMoveIsRefused(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		f.standardOptions(f.acme)
 		r := f.pendingRedemption()
@@ -111,6 +113,7 @@ func TestAConsoleActionIsIdempotentAndAForbiddenMoveIsRefused(t *testing.T) {
 }
 
 func TestTheConsoleNeverReachesAnotherPanelsRedemption(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		f.standardOptions(f.acme)
 		f.standardOptions(f.globex)
@@ -133,6 +136,7 @@ func TestTheConsoleNeverReachesAnotherPanelsRedemption(t *testing.T) {
 }
 
 func TestARevealOpensTheWholeDestinationTheMemberGave(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		f.standardOptions(f.acme)
 		r := f.pendingRedemption()
@@ -146,6 +150,7 @@ func TestARevealOpensTheWholeDestinationTheMemberGave(t *testing.T) {
 }
 
 func TestPayoutsAreTheRedemptionsMarkedPaidInThePeriodOfThePanel(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		f.standardOptions(f.acme)
 		f.standardOptions(f.globex)

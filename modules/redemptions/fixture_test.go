@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/canvass/canvass/locales"
 	"github.com/canvass/canvass/migrations/dbtest"
 	"github.com/canvass/canvass/modules/accounts"
+	"github.com/canvass/canvass/modules/testsupport/messages"
 	"github.com/canvass/canvass/modules/testsupport/seed"
 	"github.com/canvass/canvass/modules/wallet"
 	"github.com/canvass/canvass/modules/web"
@@ -64,8 +64,7 @@ func newFixture(t testing.TB, db *gorm.DB) *fixture {
 	f.euro = f.panel("euro", "EUR", "en")
 	f.nippon = f.panel("nippon", "JPY", "en")
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	loc, err := web.NewLocales(locales.FS, log)
-	require.NoError(t, err)
+	loc := messages.Locales(t)
 	kit := web.NewKit("development", strings.Repeat("s", 32), log, loc, nil)
 	f.m = New(Deps{
 		DB: db, Kit: kit, Log: log, Ledger: f.wallet, PayoutKey: kit.Secret("redemptions-payout-details"),

@@ -48,6 +48,7 @@ func (f *fixture) in(status Status) *Redemption {
 }
 
 func TestEachStatusMovesOnlyWhereTheLifecycleAllows(t *testing.T) {
+	t.Parallel()
 	allowed := map[[2]Status]bool{
 		{StatusPending, StatusApproved}:  true,
 		{StatusPending, StatusRejected}:  true,
@@ -105,6 +106,7 @@ func TestEachStatusMovesOnlyWhereTheLifecycleAllows(t *testing.T) {
 }
 
 func TestRejectingARedemptionTwiceRefundsItOnce(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		f.standardOptions(f.acme)
 		r := f.pendingRedemption()
@@ -124,6 +126,7 @@ func TestRejectingARedemptionTwiceRefundsItOnce(t *testing.T) {
 // never rejected twice, never refunded twice), and a later action from a status that has
 // moved on is refused.
 func TestConcurrentOperatorActionsOnOneRedemptionApplyOnceEach(t *testing.T) {
+	t.Parallel()
 	const racers = 20
 	cases := []struct {
 		name    string
@@ -189,6 +192,7 @@ func TestConcurrentOperatorActionsOnOneRedemptionApplyOnceEach(t *testing.T) {
 }
 
 func TestOperatorActionsNeedAReasonAndAKnownRedemption(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		f.standardOptions(f.acme)
 		r := f.pendingRedemption()
@@ -213,6 +217,7 @@ func TestOperatorActionsNeedAReasonAndAKnownRedemption(t *testing.T) {
 }
 
 func TestTheOperatorsListNarrowsByPanelAndStatusOldestFirst(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		f.standardOptions(f.acme)
 		f.standardOptions(f.globex)

@@ -29,6 +29,7 @@ options:
 `
 
 func TestAnOptionsFileBuildsOptionsWithTheSpecsDefaultMinimum(t *testing.T) {
+	t.Parallel()
 	usd := &web.Panel{ID: "p1", Key: "acme", CurrencyCode: "USD", DefaultLanguage: "en"}
 	file, err := ParseOptions("demo.yaml", []byte(demoOptionsFile))
 	require.NoError(t, err)
@@ -50,6 +51,7 @@ func TestAnOptionsFileBuildsOptionsWithTheSpecsDefaultMinimum(t *testing.T) {
 }
 
 func TestAnOptionsFileWithProblemsNamesEveryOneByLine(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name     string
 		currency string
@@ -123,6 +125,7 @@ func splitLines(s string) []string {
 }
 
 func TestApplyingOptionsTwiceChangesNothingTheSecondTime(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		file, err := ParseOptions("demo.yaml", []byte(demoOptionsFile))
 		require.NoError(t, err)
@@ -159,6 +162,7 @@ func TestApplyingOptionsTwiceChangesNothingTheSecondTime(t *testing.T) {
 }
 
 func TestATextIsReadInTheMembersLanguageThenThePanelsThenAny(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		text       Text
 		lang, dflt string

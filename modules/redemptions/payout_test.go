@@ -11,6 +11,7 @@ import (
 )
 
 func TestIBANsAreCheckedByCountryLengthAndMod97(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		iban string
 		ok   bool
@@ -36,6 +37,7 @@ func TestIBANsAreCheckedByCountryLengthAndMod97(t *testing.T) {
 }
 
 func TestRoutingNumbersAreCheckedByTheABAChecksum(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		routing string
 		ok      bool
@@ -54,6 +56,7 @@ func TestRoutingNumbersAreCheckedByTheABAChecksum(t *testing.T) {
 }
 
 func TestBankDetailsAreCheckedByThePanelsCurrency(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name     string
 		currency string
@@ -117,6 +120,7 @@ func TestBankDetailsAreCheckedByThePanelsCurrency(t *testing.T) {
 }
 
 func TestPayPalEmailsMustHaveARealEmailsShape(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		in, want string // want "" refuses
 	}{
@@ -147,6 +151,7 @@ func TestPayPalEmailsMustHaveARealEmailsShape(t *testing.T) {
 }
 
 func TestMaskedDetailsNeverShowAWholeNumberOrAddress(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		whole Destination
@@ -173,6 +178,7 @@ func TestMaskedDetailsNeverShowAWholeNumberOrAddress(t *testing.T) {
 }
 
 func TestPayoutDetailsAreSealedAtRest(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.euro)
 		_, err := f.m.SavePayPal(f.ctx, f.euro, pid, "secret.payee@example.com")
@@ -212,6 +218,7 @@ func TestPayoutDetailsAreSealedAtRest(t *testing.T) {
 }
 
 func TestRefusedPayoutDetailsLeaveTheStoredOnesAsTheyWere(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		save func(f *fixture, pid string) error

@@ -18,6 +18,7 @@ type outcome struct {
 }
 
 func TestConcurrentRedeemsOfTheWholeBalanceLetExactlyOneThrough(t *testing.T) {
+	t.Parallel()
 	const racers = 100
 	cases := []struct {
 		name    string
@@ -68,6 +69,7 @@ func TestConcurrentRedeemsOfTheWholeBalanceLetExactlyOneThrough(t *testing.T) {
 }
 
 func TestOneIdempotencyKeySentFiftyTimesAtOnceDebitsOnceAndAnswersAlike(t *testing.T) {
+	t.Parallel()
 	const racers = 50
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		f.standardOptions(f.acme)
@@ -101,6 +103,7 @@ func TestOneIdempotencyKeySentFiftyTimesAtOnceDebitsOnceAndAnswersAlike(t *testi
 }
 
 func TestOneIdempotencyKeyWithTwoBodiesAtOnceRecordsOneAndRefusesTheOther(t *testing.T) {
+	t.Parallel()
 	const racers = 40
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		f.standardOptions(f.acme)

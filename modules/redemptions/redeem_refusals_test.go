@@ -13,6 +13,7 @@ import (
 // Every refusal leaves the balance, the redemptions, their events, the ledger and the payout
 // details as they were.
 func TestEveryRefusedRedeemLeavesTheMemberAsTheyWere(t *testing.T) {
+	t.Parallel()
 	type call struct{ option, amount, key string }
 	cases := []struct {
 		name   string
@@ -171,6 +172,7 @@ func TestEveryRefusedRedeemLeavesTheMemberAsTheyWere(t *testing.T) {
 }
 
 func TestANotEligibleRefusalCarriesTheEligibilityValue(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		f.standardOptions(f.acme)
 		pid := f.redeemer(3000)

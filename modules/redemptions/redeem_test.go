@@ -9,6 +9,7 @@ import (
 )
 
 func TestARedemptionIsRecordedWithItsDebitAndItsMaskedDestination(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name        string
 		option      string
@@ -92,6 +93,7 @@ func TestARedemptionIsRecordedWithItsDebitAndItsMaskedDestination(t *testing.T) 
 }
 
 func TestAReplayedRedeemReturnsTheFirstRedemptionAndMovesNothing(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		amount string
@@ -129,6 +131,7 @@ func TestAReplayedRedeemReturnsTheFirstRedemptionAndMovesNothing(t *testing.T) {
 }
 
 func TestIdempotencyKeysBelongToOneMember(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		f.standardOptions(f.acme)
 		alice, bob := f.redeemer(2000), f.redeemer(2000)
@@ -145,6 +148,7 @@ func TestIdempotencyKeysBelongToOneMember(t *testing.T) {
 }
 
 func TestARedemptionKeepsTheDestinationGivenWhenItWasMade(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		f.standardOptions(f.acme)
 		pid := f.redeemer(2000)

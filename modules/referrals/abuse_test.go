@@ -10,6 +10,7 @@ import (
 )
 
 func TestEachAbuseRuleRefusesAnInvitationWithItsOwnCodeAndWritesNothing(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		f.rules(f.acme, &SettingsSpec{DailyLimit: intp(3)})
 		ana := f.member(f.acme, "Ana", true)
@@ -64,6 +65,7 @@ func TestEachAbuseRuleRefusesAnInvitationWithItsOwnCodeAndWritesNothing(t *testi
 }
 
 func TestASenderJoiningThroughTheirOwnInvitationIsRefusedAndTheInvitationStaysOpen(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		ana := f.member(f.acme, "Ana", true)
 		cases := []struct {
@@ -99,6 +101,7 @@ func TestASenderJoiningThroughTheirOwnInvitationIsRefusedAndTheInvitationStaysOp
 }
 
 func TestAnInvitationLinksOneFriendOnlyAndNotAfterItExpired(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		ana := f.member(f.acme, "Ana", true)
 		r := f.invite(f.acme, ana, "friend@example.com")

@@ -9,6 +9,7 @@ import (
 )
 
 func TestAnOperatorCreatesAPartnerCodeAndEveryBadValueIsNamed(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		a, err := f.svc.CreateAffiliate(f.ctx, f.acme, NewAffiliate{Code: " acme-10 ", Partner: " Acme Cashback ", Bonus: "2.50", Operator: "olga"})
 		require.NoError(t, err)
@@ -44,6 +45,7 @@ func TestAnOperatorCreatesAPartnerCodeAndEveryBadValueIsNamed(t *testing.T) {
 }
 
 func TestAMemberAcceptsAPartnerCodeOnceAndIsPaidItsBonusOnce(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		a, err := f.svc.CreateAffiliate(f.ctx, f.acme, NewAffiliate{Code: "ACME", Partner: "Acme", Bonus: "1.50"})
 		require.NoError(t, err)
@@ -79,6 +81,7 @@ func TestAMemberAcceptsAPartnerCodeOnceAndIsPaidItsBonusOnce(t *testing.T) {
 }
 
 func TestFiftyConcurrentAcceptsAttributeTheMemberOnceAndPayOnce(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		a, err := f.svc.CreateAffiliate(f.ctx, f.acme, NewAffiliate{Code: "ACME", Partner: "Acme", Bonus: "1.00"})
 		require.NoError(t, err)
@@ -94,6 +97,7 @@ func TestFiftyConcurrentAcceptsAttributeTheMemberOnceAndPayOnce(t *testing.T) {
 }
 
 func TestJoiningWithAPartnerCodeAttributesAndPaysAtSignUp(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		a, err := f.svc.CreateAffiliate(f.ctx, f.acme, NewAffiliate{Code: "ACME", Partner: "Acme", Bonus: "1.00"})
 		require.NoError(t, err)

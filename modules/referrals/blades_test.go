@@ -27,6 +27,7 @@ func (f *fixture) cards(w *who, cond Conditions) []string {
 }
 
 func TestTheFeedCardsSayWhatIsNewOrWaitingForEachSideOfAReferral(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		f.rules(f.acme, &SettingsSpec{Reward: "2.00", RewardWhen: RewardOnJoin})
 		ana := f.member(f.acme, "Ana", true)
@@ -65,6 +66,7 @@ func TestTheFeedCardsSayWhatIsNewOrWaitingForEachSideOfAReferral(t *testing.T) {
 }
 
 func TestTheMobileAndAddressCardsFollowWhatTheirModulesSay(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		ana := f.member(f.acme, "Ana", true)
 		yes := func() (bool, error) { return true, nil }
@@ -90,6 +92,7 @@ func TestTheMobileAndAddressCardsFollowWhatTheirModulesSay(t *testing.T) {
 }
 
 func TestADismissedCardStaysGoneAndOnlyTheMembersOwnCardsCanBeDismissed(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		ana := f.member(f.acme, "Ana", true)
 		r := f.invite(f.acme, ana, "fay@example.com")
@@ -124,6 +127,7 @@ func TestADismissedCardStaysGoneAndOnlyTheMembersOwnCardsCanBeDismissed(t *testi
 }
 
 func TestTheFriendThanksTheReferrerByMailOnce(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		ana := f.member(f.acme, "Ana", true)
 		require.NoError(t, f.db.Exec("UPDATE account_holders SET language_code = 'es' WHERE id = (SELECT account_holder_id FROM participants WHERE id = ?)", ana.pid).Error)
@@ -153,6 +157,7 @@ func TestTheFriendThanksTheReferrerByMailOnce(t *testing.T) {
 }
 
 func TestAClosedReferrerCannotBeThanked(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		ana := f.member(f.acme, "Ana", true)
 		r := f.invite(f.acme, ana, "fay@example.com")

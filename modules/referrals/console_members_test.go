@@ -8,6 +8,7 @@ import (
 )
 
 func TestTheConsoleCountsAMembersInvitationsAndSeesWhetherTheyWereInvited(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		ana := f.member(f.acme, "Ana", true)
 		joins := f.invite(f.acme, ana, "joins@example.com")

@@ -10,6 +10,7 @@ import (
 )
 
 func TestEraseMemberLeavesNoAddressNameOrMessageOfTheirsOrTheirFriends(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		f.rules(f.acme, &SettingsSpec{Reward: "2.00", RewardWhen: RewardOnJoin})
 		ana := f.member(f.acme, "Ana", true)

@@ -9,12 +9,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/canvass/canvass/locales"
 	"github.com/canvass/canvass/migrations/dbtest"
 	"github.com/canvass/canvass/modules/accounts"
 	"github.com/canvass/canvass/modules/mailer"
 	"github.com/canvass/canvass/modules/mailer/mailertest"
 	"github.com/canvass/canvass/modules/ratelimit"
+	"github.com/canvass/canvass/modules/testsupport/messages"
 	"github.com/canvass/canvass/modules/testsupport/seed"
 	"github.com/canvass/canvass/modules/wallet"
 	"github.com/canvass/canvass/modules/web"
@@ -57,8 +57,7 @@ func eachFixture(t *testing.T, fn func(t *testing.T, f *fixture)) {
 func newFixture(t testing.TB, db *gorm.DB) *fixture {
 	f := &fixture{t: t, ctx: context.Background(), db: db, clock: time.Now().UTC().Truncate(time.Second)}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	loc, err := web.NewLocales(locales.FS, log)
-	require.NoError(t, err)
+	loc := messages.Locales(t)
 	kit := web.NewKit("development", strings.Repeat("s", 32), log, loc, nil)
 	f.smtp = mailertest.Start(t)
 	sender, err := mailer.New(mailer.Config{URL: f.smtp.URL(), From: "no-reply@canvass.test"}, nil)

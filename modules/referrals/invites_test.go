@@ -11,6 +11,7 @@ import (
 )
 
 func TestAnInvitationIsMailedInTheInvitersLanguageWithTheirNameMessageAndJoinLink(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		ana := f.member(f.acme, "Ana", true)
 		r, err := f.svc.Send(f.ctx, f.acme, Sender{Member: ana.member, Lang: "es", Device: "d1", Origin: "https://acme.example.com"},
@@ -34,6 +35,7 @@ func TestAnInvitationIsMailedInTheInvitersLanguageWithTheirNameMessageAndJoinLin
 }
 
 func TestAnInvitationIsPendingThenAcceptedOrArchivedByTheMemberOrByItsExpiry(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		f.rules(f.acme, &SettingsSpec{ExpiryDays: intp(10)})
 		ana := f.member(f.acme, "Ana", true)
@@ -76,6 +78,7 @@ func TestAnInvitationIsPendingThenAcceptedOrArchivedByTheMemberOrByItsExpiry(t *
 }
 
 func TestSendingAgainMovesTheExpiryOnAndIsRateLimitedPerInvitation(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		f.rules(f.acme, &SettingsSpec{ExpiryDays: intp(5)})
 		ana := f.member(f.acme, "Ana", true)
@@ -102,6 +105,7 @@ func TestSendingAgainMovesTheExpiryOnAndIsRateLimitedPerInvitation(t *testing.T)
 }
 
 func TestTheArchivedListFollowsOrderByAndRefusesAnOrderItDoesNotKnow(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		ana := f.member(f.acme, "Ana", true)
 		var ids []string
@@ -139,6 +143,7 @@ func TestTheArchivedListFollowsOrderByAndRefusesAnOrderItDoesNotKnow(t *testing.
 }
 
 func TestStatsCountTheRewardsEarnedInThePanelsCurrency(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		f.rules(f.globex, &SettingsSpec{Reward: "1.25", RewardWhen: RewardOnJoin})
 		ana := f.member(f.globex, "Ana", true)

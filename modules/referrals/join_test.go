@@ -9,6 +9,7 @@ import (
 )
 
 func TestTheJoinPageLearnsWhoInvitesAndToWhichAddressWhileTheInvitationIsOpen(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		ana := f.member(f.acme, "Ana", true)
 		r := f.invite(f.acme, ana, "Fay@Example.com")

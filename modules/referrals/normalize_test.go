@@ -7,6 +7,7 @@ import (
 )
 
 func TestNormalizeEmailTellsOneMailboxWrittenSeveralWays(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, in, want string
 	}{

@@ -16,6 +16,7 @@ func (f *fixture) referredFriend(ana *who, email string) (string, *Referral) {
 }
 
 func TestTheReferrerIsPaidOnceTheFriendCompletesTheWelcomeCampaignAndOnlyOnce(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		f.rules(f.acme, &SettingsSpec{Reward: "2.00"})
 		ana := f.member(f.acme, "Ana", true)
@@ -39,6 +40,7 @@ func TestTheReferrerIsPaidOnceTheFriendCompletesTheWelcomeCampaignAndOnlyOnce(t 
 }
 
 func TestFiftyConcurrentWelcomeCompletionsPayTheReferralRewardOnce(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		f.rules(f.acme, &SettingsSpec{Reward: "2.00"})
 		ana := f.member(f.acme, "Ana", true)
@@ -57,6 +59,7 @@ func TestFiftyConcurrentWelcomeCompletionsPayTheReferralRewardOnce(t *testing.T)
 }
 
 func TestThePanelsRuleDecidesWhenAndWhetherAReferralPays(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name          string
 		rules         *SettingsSpec
@@ -83,6 +86,7 @@ func TestThePanelsRuleDecidesWhenAndWhetherAReferralPays(t *testing.T) {
 }
 
 func TestARewardTheHookMissedIsPaidWhenTheReferrerNextLooks(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		ana := f.member(f.acme, "Ana", true)
 		friend, r := f.referredFriend(ana, "friend@example.com")
@@ -100,6 +104,7 @@ func TestARewardTheHookMissedIsPaidWhenTheReferrerNextLooks(t *testing.T) {
 }
 
 func TestEligibilityIsThePanelsRuleAndIsRecordedWhereItsConditionsChange(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		eligible := func(pid string) bool { return f.as(pid).member.IsEligibleToRefer }
 		// Default rule: welcome campaign completed and email validated.

@@ -8,6 +8,7 @@ import (
 )
 
 func TestAPanelWithoutRulesHasTheDefaults(t *testing.T) {
+	t.Parallel()
 	s, err := (*SettingsSpec)(nil).Resolve("p", "usd")
 	require.NoError(t, err)
 	assert.Equal(t, Settings{PanelID: "p", Enabled: true, CurrencyCode: "USD", RewardWhen: RewardOnWelcome, RequireWelcome: true,
@@ -15,6 +16,7 @@ func TestAPanelWithoutRulesHasTheDefaults(t *testing.T) {
 }
 
 func TestTheReferralsBlockOfATenantFileIsReadAndEveryBadValueNamed(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		spec   SettingsSpec
@@ -55,6 +57,7 @@ func TestTheReferralsBlockOfATenantFileIsReadAndEveryBadValueNamed(t *testing.T)
 }
 
 func TestAppliedRulesAreStoredAndAFileWithoutThemGivesTheDefaultsBack(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		f.rules(f.acme, &SettingsSpec{Reward: "3.00", DailyLimit: intp(2)})
 		st, err := f.svc.Settings(f.ctx, f.acme)

@@ -8,6 +8,7 @@ import (
 )
 
 func TestAnotherPanelsInvitationsCardsAndCodesAreNotFound(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		ana := f.member(f.acme, "Ana", true)
 		r := f.invite(f.acme, ana, "fay@example.com")

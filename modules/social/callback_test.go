@@ -13,6 +13,7 @@ import (
 )
 
 func TestTheCallbackGivesTheCodeOnlyForThisBrowsersState(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		query string
@@ -40,6 +41,7 @@ func TestTheCallbackGivesTheCodeOnlyForThisBrowsersState(t *testing.T) {
 }
 
 func TestACancelOnTheProvidersPageComesBackAsARefusal(t *testing.T) {
+	t.Parallel()
 	for _, p := range social.Providers() {
 		t.Run(string(p)+" cancel is refused with access_denied", func(t *testing.T) {
 			e := newEnv(t)

@@ -11,6 +11,7 @@ import (
 )
 
 func TestProvidersAreListedInDisplayOrderAndParsedByName(t *testing.T) {
+	t.Parallel()
 	assert.Equal(t, []social.Provider{social.Google, social.Facebook, social.Twitter}, social.Providers())
 	cases := []struct {
 		in   string
@@ -32,6 +33,7 @@ func TestProvidersAreListedInDisplayOrderAndParsedByName(t *testing.T) {
 }
 
 func TestEmptyEndpointsMeanTheProvidersProductionOnes(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		in   social.Config
@@ -56,6 +58,7 @@ func TestEmptyEndpointsMeanTheProvidersProductionOnes(t *testing.T) {
 }
 
 func TestACallWithoutTheCredentialsItNeedsIsNotConfigured(t *testing.T) {
+	t.Parallel()
 	c := social.New(nil)
 	ctx := context.Background()
 	v := oauth2.GenerateVerifier()
@@ -96,6 +99,7 @@ func TestACallWithoutTheCredentialsItNeedsIsNotConfigured(t *testing.T) {
 }
 
 func TestAProvidersOwnDomainIsTheRegistrableDomainOfWhereTheBrowserSignsIn(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		cfg  social.Config
 		want string

@@ -15,6 +15,7 @@ import (
 // caller can tell the person "that did not work" rather than "try again later".
 
 func TestForgedOrMisaddressedGoogleIDTokensAreRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	now := time.Now()
 	cases := []struct {
@@ -54,6 +55,7 @@ func TestForgedOrMisaddressedGoogleIDTokensAreRefused(t *testing.T) {
 }
 
 func TestAGoogleSignInWhoseNonceDiffersIsRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	s := e.startSignIn(t, social.Google, "1001")
 	s.nonce = "nonce-of-another-sign-in"
@@ -62,6 +64,7 @@ func TestAGoogleSignInWhoseNonceDiffersIsRefused(t *testing.T) {
 }
 
 func TestCodesThatWereUsedOrDoNotMatchTheSignInAreRefused(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		change func(e *env, s *signIn, cfg *social.Config)
@@ -104,6 +107,7 @@ func TestCodesThatWereUsedOrDoNotMatchTheSignInAreRefused(t *testing.T) {
 }
 
 func TestACodeRedeemedForAnotherRedirectURIIsRefused(t *testing.T) {
+	t.Parallel()
 	for _, p := range social.Providers() {
 		t.Run(string(p)+" refuses it", func(t *testing.T) {
 			e := newEnv(t)
@@ -115,6 +119,7 @@ func TestACodeRedeemedForAnotherRedirectURIIsRefused(t *testing.T) {
 }
 
 func TestFacebookTokensThatAreInvalidOrForAnotherAppAreRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cases := []struct {
 		name  string
@@ -145,6 +150,7 @@ func TestFacebookTokensThatAreInvalidOrForAnotherAppAreRefused(t *testing.T) {
 }
 
 func TestTwitterTokensThatDoNotCheckOutAreRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	tok, secret := e.lp.IssueOAuth1Token("1001")
 	cases := []struct {

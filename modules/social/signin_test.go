@@ -13,6 +13,7 @@ import (
 )
 
 func TestSigningInWithEachProviderGivesWhoSignedIn(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name     string
 		provider social.Provider
@@ -44,6 +45,7 @@ func TestSigningInWithEachProviderGivesWhoSignedIn(t *testing.T) {
 }
 
 func TestTheAuthURLAsksForWhatEachProtocolNeeds(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	verifier := oauth2.GenerateVerifier()
 	cases := []struct {
@@ -82,6 +84,7 @@ func TestTheAuthURLAsksForWhatEachProtocolNeeds(t *testing.T) {
 }
 
 func TestGoogleDiscoveryIsFetchedOncePerIssuer(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	_, err := e.client.AuthURL(ctx, e.cfg[social.Google], redirectURI, "s", "n", oauth2.GenerateVerifier())
@@ -92,6 +95,7 @@ func TestGoogleDiscoveryIsFetchedOncePerIssuer(t *testing.T) {
 }
 
 func TestAMountedProviderWorksUnderAPathPrefix(t *testing.T) {
+	t.Parallel()
 	for _, strip := range []bool{false, true} {
 		how := map[bool]string{false: "with the prefix left on", true: "with the prefix stripped"}[strip]
 		e := newPrefixedEnv(t, "/_dev/sign-in", strip)

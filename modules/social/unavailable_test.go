@@ -16,6 +16,7 @@ import (
 // refused: the person should try again later, not be told their account is wrong.
 
 func TestAProviderThatIsDownIsUnavailable(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	tok, secret := e.lp.IssueOAuth1Token("1001")
 	idToken := e.lp.MintIDToken(e.lp.IDTokenClaims("1001", clientID))
@@ -66,6 +67,7 @@ func TestAProviderThatIsDownIsUnavailable(t *testing.T) {
 }
 
 func TestGoogleKeysThatCannotBeFetchedMakeTheProviderUnavailableNotTheTokenForged(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	_, err := e.client.AuthURL(ctx, e.cfg[social.Google], redirectURI, "s", "n", oauth2.GenerateVerifier())
@@ -77,6 +79,7 @@ func TestGoogleKeysThatCannotBeFetchedMakeTheProviderUnavailableNotTheTokenForge
 }
 
 func TestAProviderAnsweringBrokenlyIsUnavailable(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		status int
@@ -124,6 +127,7 @@ func TestAProviderAnsweringBrokenlyIsUnavailable(t *testing.T) {
 }
 
 func TestErrorsNeverShowTokensOrSecrets(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	fbToken := e.lp.IssueAccessToken(social.Facebook, "1001", clientID)

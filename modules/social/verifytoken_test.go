@@ -12,6 +12,7 @@ import (
 // A phone app that signed someone in natively sends its token to the panel, which asks the
 // provider whose it is.
 func TestTokensThatClientAppsSendAreVerifiedWithTheProvider(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	oauth1Token, oauth1Secret := e.lp.IssueOAuth1Token("1001")
 	cases := []struct {
@@ -46,6 +47,7 @@ func TestTokensThatClientAppsSendAreVerifiedWithTheProvider(t *testing.T) {
 }
 
 func TestAGoogleIDTokenWithANonceIsStillAcceptedFromAClientApp(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	claims := e.lp.IDTokenClaims("1001", clientID)
 	claims["nonce"] = "whatever-the-app-chose"

@@ -69,6 +69,7 @@ var (
 )
 
 func TestEveryControlTypeAcceptsAValidAnswerAndReturnsItNormalised(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		q    campaigns.Question
@@ -128,6 +129,7 @@ func TestEveryControlTypeAcceptsAValidAnswerAndReturnsItNormalised(t *testing.T)
 }
 
 func TestAnInvalidAnswerIsA400NamingTheAnswer(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		q    campaigns.Question
@@ -252,6 +254,7 @@ func requireAnswerError(t *testing.T, err error, id string) {
 }
 
 func TestTheAnswerBodyMustHoldANonNullAnswer(t *testing.T) {
+	t.Parallel()
 	for _, body := range []string{`{"answer":null}`, `{ "answer" : null }`, `{}`, `null`, `{"other":1}`} {
 		t.Run("null: "+body, func(t *testing.T) {
 			_, err := DecodeAnswerBody([]byte(body))

@@ -12,6 +12,7 @@ import (
 )
 
 func TestACampaignsFunnelCountsItsStartsByOutcomeWithTheMedianMinutesToComplete(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		ids := campaignseed.Import(t, f.catalogue, f.acme, definition("Funnel"), definition("Other"))
 		other := campaignseed.Import(t, f.catalogue, f.globex, definition("Globex"))[0]
@@ -60,6 +61,7 @@ func TestACampaignsFunnelCountsItsStartsByOutcomeWithTheMedianMinutesToComplete(
 }
 
 func TestTheMedianOfAnOddAndAnEvenCount(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		in   []float64
 		want *float64

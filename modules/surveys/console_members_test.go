@@ -10,6 +10,7 @@ import (
 )
 
 func TestTheConsoleListsAMembersCampaignRunsOfTheirPanelMostRecentFirst(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		ids := f.campaigns(f.acme, numbered(2)...)
 		who := f.member(f.acme, "en", true, nil)

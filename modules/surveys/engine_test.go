@@ -125,6 +125,7 @@ func concurrently(n int, fn func(i int) (*GoResult, error)) []outcome {
 }
 
 func TestGoStartsACampaignAtItsFirstQuestionAndResumesWhereTheMemberIs(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		id := f.campaigns(f.acme, survey("Three", threeQuestions()))[0]
 		who := f.member(f.acme, "en", true, nil)
@@ -172,6 +173,7 @@ func TestGoStartsACampaignAtItsFirstQuestionAndResumesWhereTheMemberIs(t *testin
 }
 
 func TestTheLastAnswerCompletesTheCampaignAndPaysTheRewardOnce(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		id := f.campaigns(f.acme, survey("Breakfast habits", threeQuestions()))[0]
 		who := f.member(f.acme, "en", true, nil)
@@ -228,6 +230,7 @@ func TestTheLastAnswerCompletesTheCampaignAndPaysTheRewardOnce(t *testing.T) {
 }
 
 func TestACampaignWithoutRewardCompletesWithoutALedgerEntry(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		id := f.campaigns(f.acme, definition("Free", func(d *campaigns.Definition) { d.Reward = "0.00" }))[0]
 		who := f.member(f.acme, "en", true, nil)
@@ -238,6 +241,7 @@ func TestACampaignWithoutRewardCompletesWithoutALedgerEntry(t *testing.T) {
 }
 
 func TestACompetitionCompletionIsPaidAsACompetitionEntry(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		id := f.campaigns(f.acme, survey("Win a bike", []campaigns.Question{radioQ("q1", "yes", "no")}, func(d *campaigns.Definition) {
 			d.Type, d.Competition = campaigns.TypeCompetition, &campaigns.Competition{Prize: campaigns.Text{"en": "A bike"}, Winners: 1}
@@ -251,6 +255,7 @@ func TestACompetitionCompletionIsPaidAsACompetitionEntry(t *testing.T) {
 }
 
 func TestTheSameAnswerSentTwiceAdvancesOnce(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		id := f.campaigns(f.acme, survey("Twice", threeQuestions()))[0]
 		who := f.member(f.acme, "en", true, nil)
@@ -277,6 +282,7 @@ func TestTheSameAnswerSentTwiceAdvancesOnce(t *testing.T) {
 }
 
 func TestConcurrentIdenticalAnswersAdvanceOnceAndPayOnce(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		id := f.campaigns(f.acme, survey("Double click", threeQuestions()))[0]
 		who := f.member(f.acme, "en", true, nil)
@@ -325,6 +331,7 @@ func TestConcurrentIdenticalAnswersAdvanceOnceAndPayOnce(t *testing.T) {
 }
 
 func TestARefusedAnswerChangesNothing(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		answer func(f *fixture, who Member, id, theirs string) (*GoResult, error)
@@ -400,6 +407,7 @@ func TestARefusedAnswerChangesNothing(t *testing.T) {
 }
 
 func TestRoutingDecidesWhereTheMemberGoesNext(t *testing.T) {
+	t.Parallel()
 	type step struct{ q, value string }
 	qs := []campaigns.Question{radioQ("q1", "a", "b", "c"), numberQ("q2", 0, 120), checkboxQ("q3", "x", "y", "z"), textQ("q4")}
 	qs[1].Routes = []campaigns.Route{
@@ -478,6 +486,7 @@ func TestRoutingDecidesWhereTheMemberGoesNext(t *testing.T) {
 // A re-import may drop the question a member is at; Go then carries on from the start
 // (describe's fallback), and the member must be able to answer what Go shows them.
 func TestAMemberWhoseQuestionWasRemovedByAReimportCanCarryOn(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		def := survey("Edited", threeQuestions())
 		id := f.campaigns(f.acme, def)[0]
@@ -512,6 +521,7 @@ func TestAMemberWhoseQuestionWasRemovedByAReimportCanCarryOn(t *testing.T) {
 }
 
 func TestAQuotaOfOneCompletePaysTheFirstCompleterOnly(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		id := f.campaigns(f.acme, survey("One only", []campaigns.Question{radioQ("q1", "yes", "no")}, func(d *campaigns.Definition) {
 			d.Quotas = []campaigns.Quota{{ID: "all", Limit: 1}}
@@ -543,6 +553,7 @@ func TestAQuotaOfOneCompletePaysTheFirstCompleterOnly(t *testing.T) {
 }
 
 func TestAQuotaOnAnswersCountsOnlyTheCompletersItMatches(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		id := f.campaigns(f.acme, survey("Yes quota", []campaigns.Question{radioQ("q1", "yes", "no")}, func(d *campaigns.Definition) {
 			d.Quotas = []campaigns.Quota{{ID: "yes", Limit: 1, When: []campaigns.Condition{{Question: "q1", Op: campaigns.OpEq, Value: "yes"}}}}
@@ -582,6 +593,7 @@ func TestAQuotaOnAnswersCountsOnlyTheCompletersItMatches(t *testing.T) {
 }
 
 func TestACompleteRefusedByAFullQuotaCountsTowardsNoOtherQuota(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		// Quotas are counted in id order: "all" before "yes".
 		id := f.campaigns(f.acme, survey("Two quotas", []campaigns.Question{radioQ("q1", "yes", "no")}, func(d *campaigns.Definition) {
@@ -612,6 +624,7 @@ func TestACompleteRefusedByAFullQuotaCountsTowardsNoOtherQuota(t *testing.T) {
 }
 
 func TestConcurrentLastAnswersFillALimitThreeQuotaExactly(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		quota campaigns.Quota
@@ -671,6 +684,7 @@ func TestConcurrentLastAnswersFillALimitThreeQuotaExactly(t *testing.T) {
 }
 
 func TestCompletingTheWelcomeCampaignMarksTheProfileOnce(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		ids := f.campaigns(f.acme,
 			survey("Welcome", []campaigns.Question{radioQ("q1", "yes", "no")}, func(d *campaigns.Definition) { d.IsWelcome = true }),
@@ -709,6 +723,7 @@ func TestCompletingTheWelcomeCampaignMarksTheProfileOnce(t *testing.T) {
 }
 
 func TestAWelcomeCampaignThatScreensTheMemberOutDoesNotMarkTheProfile(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		q := radioQ("q1", "yes", "no")
 		q.Routes = []campaigns.Route{{When: []campaigns.Condition{{Question: "q1", Op: campaigns.OpEq, Value: "no"}}, Then: campaigns.ThenScreenOut}}
@@ -722,6 +737,7 @@ func TestAWelcomeCampaignThatScreensTheMemberOutDoesNotMarkTheProfile(t *testing
 }
 
 func TestACampaignTheMemberMayNotTakeHasNoQuestion(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name    string
 		def     func(f *fixture) func(*campaigns.Definition)
@@ -798,6 +814,7 @@ func TestACampaignTheMemberMayNotTakeHasNoQuestion(t *testing.T) {
 // and posts its first answer is told the campaign is over and why, as a member who had
 // started is: not that they are at another question.
 func TestAnAnswerToAClosedCampaignTheMemberNeverStartedSaysItIsFinished(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		at := f.clock.Add(time.Hour)
 		id := f.campaigns(f.acme, survey("Closing", threeQuestions(), func(d *campaigns.Definition) { d.ClosesAt = &at }))[0]
@@ -810,6 +827,7 @@ func TestAnAnswerToAClosedCampaignTheMemberNeverStartedSaysItIsFinished(t *testi
 }
 
 func TestRatingAFinishedCampaign(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		id := f.campaigns(f.acme, definition("Rated"))[0]
 		theirs := f.campaigns(f.globex, definition("Theirs"))[0]
@@ -878,6 +896,7 @@ func TestRatingAFinishedCampaign(t *testing.T) {
 }
 
 func TestAScreenedOutCampaignCanBeRated(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		q := radioQ("q1", "yes", "no")
 		q.Routes = []campaigns.Route{{When: []campaigns.Condition{{Question: "q1", Op: campaigns.OpEq, Value: "no"}}, Then: campaigns.ThenScreenOut}}

@@ -9,11 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/canvass/canvass/locales"
 	"github.com/canvass/canvass/migrations/dbtest"
 	"github.com/canvass/canvass/modules/accounts"
 	"github.com/canvass/canvass/modules/campaigns"
 	"github.com/canvass/canvass/modules/testsupport/campaignseed"
+	"github.com/canvass/canvass/modules/testsupport/messages"
 	"github.com/canvass/canvass/modules/testsupport/seed"
 	"github.com/canvass/canvass/modules/wallet"
 	"github.com/canvass/canvass/modules/web"
@@ -99,19 +99,11 @@ func (p ledgerPayer) PayCompletion(tx *gorm.DB, pay Payment) error {
 	return err
 }
 
-var (
-	testLocalesOnce sync.Once
-	testLocales     *web.Locales
-	testLocalesErr  error
-)
-
 // testKit is a kit with the real message files (read once) and a silent log: what the
 // accounts module needs to be built.
 func testKit(t *testing.T) *web.Kit {
 	t.Helper()
-	testLocalesOnce.Do(func() { testLocales, testLocalesErr = web.NewLocales(locales.FS, nil) })
-	require.NoError(t, testLocalesErr)
-	return web.NewKit("development", strings.Repeat("s", 32), slog.New(slog.NewTextHandler(io.Discard, nil)), testLocales, nil)
+	return web.NewKit("development", strings.Repeat("s", 32), slog.New(slog.NewTextHandler(io.Discard, nil)), messages.Locales(t), nil)
 }
 
 // welcomeCalls returns the participants WelcomeDone was called for.

@@ -10,6 +10,7 @@ import (
 )
 
 func TestParticipationsListWhatTheMemberStartedOrFinishedNewestFirst(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		defs := numbered(4)
 		defs[3].Questions[0].Routes = []campaigns.Route{{When: []campaigns.Condition{{Question: "q1", Op: campaigns.OpEq, Value: "no"}}, Then: campaigns.ThenScreenOut}}
@@ -46,6 +47,7 @@ func TestParticipationsListWhatTheMemberStartedOrFinishedNewestFirst(t *testing.
 }
 
 func TestTheStandingOtherModulesReadFollowsTheMembersRuns(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		ids := f.campaigns(f.acme, numbered(2)...)
 		who := f.member(f.acme, "en", true, nil)

@@ -10,6 +10,7 @@ import (
 // The island fills {Name} placeholders itself: a label whose field the server does not leave
 // as a placeholder would reach members as "<no value>".
 func TestEverySurveyBoxLabelReachesTheIslandTranslatedWithItsPlaceholders(t *testing.T) {
+	t.Parallel()
 	kit := testKit(t)
 	for _, lang := range []string{"en", "es", "ru", "zh"} {
 		for _, key := range surveyLabelKeys {

@@ -17,6 +17,7 @@ type visitor campaigns.Person
 func (v visitor) Person() campaigns.Person { return campaigns.Person(v) }
 
 func TestAVisitorWalksACampaignWithNothingStoredAndNothingPaid(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		id := f.campaigns(f.acme, survey("About you", threeQuestions(), func(d *campaigns.Definition) {
 			d.Quotas = []campaigns.Quota{{ID: "all", Limit: 5}}
@@ -53,6 +54,7 @@ func TestAVisitorWalksACampaignWithNothingStoredAndNothingPaid(t *testing.T) {
 }
 
 func TestAVisitorWalksOnlyWhatTheAudienceRuleLetsThemTake(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		britons := f.campaigns(f.acme, definition("For Britons", func(d *campaigns.Definition) {
 			d.Targeting.Profile = []campaigns.Condition{{Field: "metadata.country", Op: campaigns.OpEq, Value: "GB"}}
@@ -80,6 +82,7 @@ func TestAVisitorWalksOnlyWhatTheAudienceRuleLetsThemTake(t *testing.T) {
 }
 
 func TestAKeptRunIsForMembersOnly(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		id := f.campaigns(f.acme, definition("Members"))[0]
 		v := visitor{Language: "en", Fields: map[string]any{"metadata.welcomeCampaignCompleted": true}}
@@ -91,6 +94,7 @@ func TestAKeptRunIsForMembersOnly(t *testing.T) {
 }
 
 func TestAKeptWalkResumesWhereItsAnswersLeadAndAStepReplacesAnEarlierAnswer(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		id := f.campaigns(f.acme, survey("About you", threeQuestions(), func(d *campaigns.Definition) {
 			d.Questions[0].Routes = []campaigns.Route{{When: []campaigns.Condition{{Question: "q1", Op: campaigns.OpEq, Value: "no"}}, Then: campaigns.ThenSkipTo, Target: "q3"}}
@@ -151,6 +155,7 @@ func TestAKeptWalkResumesWhereItsAnswersLeadAndAStepReplacesAnEarlierAnswer(t *t
 }
 
 func TestAdoptingAWalkRecordsItAsTheMembersRunAndPaysOnce(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		id := f.campaigns(f.acme, survey("About you", threeQuestions(), func(d *campaigns.Definition) { d.Reward = "1.25" }))[0]
 		who := f.member(f.acme, "en", true, nil)

@@ -13,6 +13,7 @@ import (
 )
 
 func TestAPanelReadsBackAsTheSpecItWasAppliedFrom(t *testing.T) {
+	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
 		ctx := context.Background()
 		store := NewStore(db)
@@ -36,6 +37,7 @@ func TestAPanelReadsBackAsTheSpecItWasAppliedFrom(t *testing.T) {
 }
 
 func TestSavingSettingsReplacesHostsAndLanguagesInOneTransaction(t *testing.T) {
+	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
 		ctx := context.Background()
 		store := NewStore(db)
@@ -92,6 +94,7 @@ func TestSavingSettingsReplacesHostsAndLanguagesInOneTransaction(t *testing.T) {
 }
 
 func TestSavingAThemeChecksItAsApplyDoesAndKeepsTheOldOne(t *testing.T) {
+	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
 		ctx := context.Background()
 		store := NewStore(db)
@@ -118,6 +121,7 @@ func TestSavingAThemeChecksItAsApplyDoesAndKeepsTheOldOne(t *testing.T) {
 }
 
 func TestCreatingAPanelRefusesATakenKeyInstanceOrHost(t *testing.T) {
+	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
 		ctx := context.Background()
 		store := NewStore(db)
@@ -150,6 +154,7 @@ func TestCreatingAPanelRefusesATakenKeyInstanceOrHost(t *testing.T) {
 }
 
 func TestAnUploadedAssetIsAnImageStoredOnceAndPointedAtByTheTheme(t *testing.T) {
+	t.Parallel()
 	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
 		ctx := context.Background()
@@ -182,6 +187,7 @@ func TestAnUploadedAssetIsAnImageStoredOnceAndPointedAtByTheTheme(t *testing.T) 
 }
 
 func TestSniffImageReadsTheBytesNotTheName(t *testing.T) {
+	t.Parallel()
 	cases := map[string]struct {
 		data string
 		want string
@@ -202,6 +208,7 @@ func TestSniffImageReadsTheBytesNotTheName(t *testing.T) {
 }
 
 func TestTheContrastReportListsEveryPairWithItsRatioAndVerdict(t *testing.T) {
+	t.Parallel()
 	report := AppTheme{"color_cta": "#ffff00", "font_color_cta": "#ffffff", "wb_background_color": "#000000", "wb_regular_text_color": "#ffffff"}.ContrastReport()
 	byPair := map[string]ContrastPair{}
 	for _, p := range report {

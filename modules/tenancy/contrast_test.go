@@ -18,6 +18,7 @@ func colour(t *testing.T, s string) RGBA {
 }
 
 func TestParseColourReadsTheColoursAThemeAccepts(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		in   string
 		want string // #RRGGBB
@@ -60,6 +61,7 @@ func TestParseColourReadsTheColoursAThemeAccepts(t *testing.T) {
 }
 
 func TestLuminanceAndContrastMatchTheWCAGValues(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		a, b string
 		want float64
@@ -89,6 +91,7 @@ func TestLuminanceAndContrastMatchTheWCAGValues(t *testing.T) {
 }
 
 func TestOKLCHMatchesCSSColour4AndRoundTrips(t *testing.T) {
+	t.Parallel()
 	// Reference values of CSS Color 4 (oklch() of the sRGB primaries).
 	red := ToOKLCH(colour(t, "#ff0000"))
 	assert.InDelta(t, 0.62796, red.L, 1e-4)
@@ -120,6 +123,7 @@ func hueDistance(a, b float64) float64 {
 }
 
 func TestReachMovesLightnessTheLeastAndKeepsTheHue(t *testing.T) {
+	t.Parallel()
 	white, page := colour(t, "#ffffff"), colour(t, "#f4f5f7")
 	cases := []struct {
 		name   string
@@ -170,6 +174,7 @@ func TestReachMovesLightnessTheLeastAndKeepsTheHue(t *testing.T) {
 }
 
 func TestReachFallsBackToBlackOrWhiteWhenNoLightnessOfTheHueReaches(t *testing.T) {
+	t.Parallel()
 	mid := colour(t, "#777777") // black gives 4.69:1 and white 4.48:1: neither reaches 7
 	got, outcome := Reach(colour(t, "#1AC0B4"), []RGBA{mid}, 7)
 	assert.Equal(t, Fallback, outcome)
@@ -186,6 +191,7 @@ func TestReachFallsBackToBlackOrWhiteWhenNoLightnessOfTheHueReaches(t *testing.T
 }
 
 func TestLightestIsTheQuietestShadeThatStillReads(t *testing.T) {
+	t.Parallel()
 	surfaces := []RGBA{surfaceCard, surfacePage}
 	got, _ := Lightest(colour(t, "#444444"), surfaces, 4.5)
 	r, _ := worstRatio(got, surfaces)
@@ -232,6 +238,7 @@ func cssValues(css string) map[string]string {
 }
 
 func TestEveryDerivedVariantReachesItsRatioForTheDemoTheSpecAndHostileThemes(t *testing.T) {
+	t.Parallel()
 	themes := map[string]AppTheme{"spec defaults": nil, "Canvass Demo": demoTheme, "Northwind": northwindTheme}
 	for k, v := range hostileThemes {
 		themes[k] = v
@@ -268,6 +275,7 @@ func TestEveryDerivedVariantReachesItsRatioForTheDemoTheSpecAndHostileThemes(t *
 }
 
 func TestTheVariantsReadOnTheSurfacesOfTheStylesheet(t *testing.T) {
+	t.Parallel()
 	for name, theme := range map[string]AppTheme{"spec": nil, "demo": demoTheme, "northwind": northwindTheme, "yellow": hostileThemes["pure yellow CTA with white text"]} {
 		t.Run(name, func(t *testing.T) {
 			v := cssValues(theme.CSS())
@@ -312,6 +320,7 @@ func TestTheVariantsReadOnTheSurfacesOfTheStylesheet(t *testing.T) {
 }
 
 func TestAdjustedVariantsKeepTheBrandsHue(t *testing.T) {
+	t.Parallel()
 	themes := []AppTheme{demoTheme, northwindTheme, hostileThemes["pure yellow CTA with white text"], hostileThemes["saturated brand blue with white text"], hostileThemes["hsl colours"]}
 	checked := 0
 	for _, theme := range themes {
@@ -328,6 +337,7 @@ func TestAdjustedVariantsKeepTheBrandsHue(t *testing.T) {
 }
 
 func TestAdjustmentsListWhatMovedAndOnlyThat(t *testing.T) {
+	t.Parallel()
 	adj := northwindTheme.Adjustments()
 	var lines []string
 	for _, a := range adj {
@@ -354,12 +364,14 @@ func TestAdjustmentsListWhatMovedAndOnlyThat(t *testing.T) {
 }
 
 func TestVariantGivesOneDerivedColour(t *testing.T) {
+	t.Parallel()
 	assert.Equal(t, "#404040", demoTheme.Variant("--color-cta-contrast"), "white on teal reads dark")
 	assert.Equal(t, "#ffffff", AppTheme{"color_cta": "#1F3A5F", "font_color_cta": "#ffffff"}.Variant("--color-cta-contrast"))
 	assert.Equal(t, "", demoTheme.Variant("--color-cta"), "a configured colour is no variant")
 }
 
 func TestAColourTheRuleCannotReadDerivesFromTheDefault(t *testing.T) {
+	t.Parallel()
 	theme := AppTheme{"color_cta": "bogus", "text_font_color": "notacolour", "color_primary": "#12345"}
 	assert.Equal(t, []string{"text_font_color", "color_primary", "color_cta"}, theme.Unreadable(), "#12345 passes the pattern but is no colour")
 	v := cssValues(theme.CSS())
@@ -372,6 +384,7 @@ func TestAColourTheRuleCannotReadDerivesFromTheDefault(t *testing.T) {
 }
 
 func TestTheThemeStaysOneSafeRuleWithTheVariants(t *testing.T) {
+	t.Parallel()
 	for name, theme := range hostileThemes {
 		css := theme.CSS()
 		assert.Equal(t, 1, strings.Count(css, "{"), name)

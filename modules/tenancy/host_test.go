@@ -8,6 +8,7 @@ import (
 )
 
 func TestNormalizeHostLowerCasesAndStripsThePort(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ name, in, want string }{
 		{"a plain host is kept", "shop.example.com", "shop.example.com"},
 		{"the port is stripped", "shop.example.com:3000", "shop.example.com"},

@@ -21,6 +21,7 @@ func applyPanel(t *testing.T, store *Store, key, host string, langs ...string) s
 }
 
 func TestMissingTranslationsAddUpPerPanelLanguageAndKey(t *testing.T) {
+	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
 		ctx := context.Background()
 		store := NewStore(db)
@@ -76,6 +77,7 @@ func TestMissingTranslationsAddUpPerPanelLanguageAndKey(t *testing.T) {
 }
 
 func TestPagesThatMissAKeyAreCountedInMemoryAndWrittenInOneBatch(t *testing.T) {
+	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
 		ctx := context.Background()
 		store := NewStore(db)
@@ -107,6 +109,7 @@ func TestPagesThatMissAKeyAreCountedInMemoryAndWrittenInOneBatch(t *testing.T) {
 }
 
 func TestAWriteIsStartedWhenTheLastIsOldEnough(t *testing.T) {
+	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
 		store := NewStore(db)
 		acme := applyPanel(t, store, "acme", "acme.example.com", "en", "es")
@@ -127,6 +130,7 @@ func TestAWriteIsStartedWhenTheLastIsOldEnough(t *testing.T) {
 }
 
 func TestSightingsAFailedWriteHeldAreKeptForTheNext(t *testing.T) {
+	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
 		ctx := context.Background()
 		store := NewStore(db)

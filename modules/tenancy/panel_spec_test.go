@@ -21,6 +21,7 @@ func validSpec(key string, hosts []string, languages ...string) PanelSpec {
 }
 
 func TestAValidPanelSpecHasNoProblems(t *testing.T) {
+	t.Parallel()
 	s := validSpec("acme", []string{"acme.example.com", "localhost:3000"}, "en", "es", "ru", "zh")
 	s.ID = "0b5e7c4e-6f2a-4a7e-9d61-6c1f0a7d2b11"
 	s.AppTheme = AppTheme{"color_primary": "#112233", "logo_url": "https://cdn.example.com/logo.svg"}
@@ -28,6 +29,7 @@ func TestAValidPanelSpecHasNoProblems(t *testing.T) {
 }
 
 func TestPanelSpecValidateRefusesWhatTheSpecForbids(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		change func(s *PanelSpec)
@@ -65,6 +67,7 @@ func TestPanelSpecValidateRefusesWhatTheSpecForbids(t *testing.T) {
 }
 
 func TestPanelSpecValidateListsEveryProblemAtOnce(t *testing.T) {
+	t.Parallel()
 	s := validSpec("acme", []string{"acme.example.com"}, "fr")
 	s.Instance.Code = "public"
 	s.CurrencyCode = "usd"

@@ -25,6 +25,7 @@ func languagesOf(t *testing.T, db *gorm.DB, panelID string) []PanelLanguage {
 }
 
 func TestApplyingTheSameSpecTwiceKeepsOnePanelAndReplacesItsLanguages(t *testing.T) {
+	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
 		ctx := context.Background()
 		store := NewStore(db)
@@ -59,6 +60,7 @@ func TestApplyingTheSameSpecTwiceKeepsOnePanelAndReplacesItsLanguages(t *testing
 }
 
 func TestApplyStoresHostsNormalised(t *testing.T) {
+	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
 		id, err := NewStore(db).Apply(context.Background(), validSpec("acme", []string{"Shop.Example.COM.:8443"}, "en"))
 		require.NoError(t, err)
@@ -69,6 +71,7 @@ func TestApplyStoresHostsNormalised(t *testing.T) {
 }
 
 func TestApplyRefusesAHostOwnedByAnotherPanelAndWritesNothing(t *testing.T) {
+	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
 		ctx := context.Background()
 		store := NewStore(db)

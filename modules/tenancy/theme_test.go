@@ -8,6 +8,7 @@ import (
 )
 
 func TestThemeCSSIsTheDefaultThemeWithThePanelsValidColoursOverIt(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		theme  AppTheme
@@ -83,6 +84,7 @@ func TestThemeCSSIsTheDefaultThemeWithThePanelsValidColoursOverIt(t *testing.T) 
 }
 
 func TestFontFamilyQuotesAPlainNameAndRefusesAnythingElse(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ name, family, want string }{
 		{"no font is the default", "", ""},
 		{"a blank font is the default", "   ", ""},
@@ -101,6 +103,7 @@ func TestFontFamilyQuotesAPlainNameAndRefusesAnythingElse(t *testing.T) {
 }
 
 func TestProblemsListsWhatIsWrongWithATheme(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		theme AppTheme
@@ -131,6 +134,7 @@ func TestProblemsListsWhatIsWrongWithATheme(t *testing.T) {
 }
 
 func TestAProtocolRelativeURLIsNotAPathOnThisSite(t *testing.T) {
+	t.Parallel()
 	for _, field := range []string{"logo_url", "logo_favicon_url", "panel_font_url"} {
 		got := AppTheme{field: "//evil.example/logo.svg"}.Problems()
 		assert.Equal(t, []string{field + " must be an https:// address or a path on this site"}, got)

@@ -43,6 +43,7 @@ func race(n int, call func(i int) (*Entry, bool, error)) []result {
 }
 
 func TestConcurrentMovementsWithOneKeyMakeExactlyOneEntry(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		funded int64 // credited before the race; 0: the race opens the wallet
@@ -102,6 +103,7 @@ func TestConcurrentMovementsWithOneKeyMakeExactlyOneEntry(t *testing.T) {
 }
 
 func TestConcurrentDebitsBeyondTheBalanceNeverOverdrawIt(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ balance, amount int64 }{
 		{balance: 1000, amount: 30}, // 33 fit, 10 left
 		{balance: 1000, amount: 25}, // 40 fit exactly
@@ -153,6 +155,7 @@ func TestConcurrentDebitsBeyondTheBalanceNeverOverdrawIt(t *testing.T) {
 }
 
 func TestConcurrentCreditsAndDebitsOfOneMemberKeepTheLedgerConsistent(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		bystander := f.member(f.acme) // moves at the same time, in its own wallet
@@ -203,6 +206,7 @@ func TestConcurrentCreditsAndDebitsOfOneMemberKeepTheLedgerConsistent(t *testing
 // PostgreSQL the test holds a SHARE lock on transaction_reports (reads pass, writes wait)
 // until every caller is waiting, so the callers meet in the same place on every run.
 func TestConcurrentReportsOfOneTransactionMakeOneReport(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		e := f.credit(f.acme, pid, 100)

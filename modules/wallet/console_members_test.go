@@ -8,6 +8,7 @@ import (
 )
 
 func TestTheConsoleReadsAPageOfMembersBalancesInOneCallOfTheirPanelOnly(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		rich, poor, empty := f.member(f.acme), f.member(f.acme), f.member(f.acme)
 		abroad := f.member(f.globex)

@@ -9,6 +9,7 @@ import (
 )
 
 func TestPanelMemberTellsAPanelsMembersFromOthersAndStrangers(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		own, other := f.member(f.acme), f.member(f.globex)
 		f.credit(f.globex, other, 100) // one with a wallet, one without
@@ -33,6 +34,7 @@ func TestPanelMemberTellsAPanelsMembersFromOthersAndStrangers(t *testing.T) {
 }
 
 func TestCreditsByDaySumAPanelsCreditsPerDayAndOriginLeavingDebitsOut(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		day := time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)
 		a, b, g := f.member(f.acme), f.member(f.acme), f.member(f.globex)

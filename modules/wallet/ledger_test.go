@@ -13,6 +13,7 @@ import (
 )
 
 func TestCreditsAndDebitsMoveTheBalanceAndAreNumberedInOrder(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		assert.Equal(t, Balance{Minor: 0, Currency: "USD"}, mustBalance(t, f, f.acme, pid), "a member without entries has zero in the panel's currency")
@@ -53,6 +54,7 @@ func TestCreditsAndDebitsMoveTheBalanceAndAreNumberedInOrder(t *testing.T) {
 }
 
 func TestACreditWithTheSameKeyIsWrittenOnceAndReturnsTheFirstEntry(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		mv := earning(f.acme, pid, 300, "campaign:same")
@@ -81,6 +83,7 @@ func TestACreditWithTheSameKeyIsWrittenOnceAndReturnsTheFirstEntry(t *testing.T)
 }
 
 func TestARecordIsInTheHistoryAndTheCompetitionsFilterWithoutMovingTheBalance(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		f.credit(f.acme, pid, 500)
@@ -122,6 +125,7 @@ func TestARecordIsInTheHistoryAndTheCompetitionsFilterWithoutMovingTheBalance(t 
 }
 
 func TestARetriedDebitReturnsTheFirstEntryEvenWhenTheBalanceNoLongerCoversIt(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		f.credit(f.acme, pid, 500)
@@ -141,6 +145,7 @@ func TestARetriedDebitReturnsTheFirstEntryEvenWhenTheBalanceNoLongerCoversIt(t *
 }
 
 func TestAdjustWritesAManualEntryOfEitherSignWithItsReason(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		e, created, err := f.m.Adjust(f.ctx, f.acme, pid, "5.00", "  goodwill  ", "ops@example.com", "ticket-1")
@@ -177,6 +182,7 @@ func TestAdjustWritesAManualEntryOfEitherSignWithItsReason(t *testing.T) {
 }
 
 func TestTheCurrencyIsComparedWithoutRegardToCase(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		mv := earning(f.acme, pid, 100, "campaign:lower")
@@ -191,6 +197,7 @@ func TestTheCurrencyIsComparedWithoutRegardToCase(t *testing.T) {
 // balance, the entries and the months as they were, for a member with entries and for one
 // without a wallet yet.
 func TestRefusalsAreClearAndWriteNothing(t *testing.T) {
+	t.Parallel()
 	type refusal struct {
 		name string
 		do   func(f *fixture, pid string) error
@@ -301,6 +308,7 @@ func TestRefusalsAreClearAndWriteNothing(t *testing.T) {
 }
 
 func TestAKeyReusedForADifferentMovementIsRefused(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		first func(f *fixture, pid string) (*Entry, bool, error)
@@ -367,6 +375,7 @@ func TestAKeyReusedForADifferentMovementIsRefused(t *testing.T) {
 }
 
 func TestAMovementNamingAnotherPanelThanTheWalletsIsRefused(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		f.credit(f.acme, pid, 1000)
@@ -393,6 +402,7 @@ func TestAMovementNamingAnotherPanelThanTheWalletsIsRefused(t *testing.T) {
 // opened in the wrong panel and currency, and every later movement of the member's own panel
 // is refused.
 func TestAFirstMovementForAMemberOfAnotherPanelIsRefused(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		e, created, err := f.m.Credit(f.ctx, earning(f.globex, pid, 100, "campaign:g"))
@@ -408,6 +418,7 @@ func TestAFirstMovementForAMemberOfAnotherPanelIsRefused(t *testing.T) {
 }
 
 func TestDebitTxAndCreditTxInARolledBackTransactionLeaveNothingBehind(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		fresh := f.member(f.acme)
 		funded := f.member(f.acme)

@@ -9,6 +9,7 @@ import (
 )
 
 func TestTotalsSumCommittedEntriesByOriginAndCurrency(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		ann, bob, yuki := f.member(f.acme), f.member(f.acme), f.member(f.nippon)
 		for _, mv := range []Movement{

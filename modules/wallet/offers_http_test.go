@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/canvass/canvass/locales"
 	"github.com/canvass/canvass/modules/accounts"
 	"github.com/canvass/canvass/modules/testsupport/contract"
+	"github.com/canvass/canvass/modules/testsupport/messages"
 	"github.com/canvass/canvass/modules/web"
 	"github.com/gofiber/fiber/v3"
 	"github.com/stretchr/testify/assert"
@@ -31,8 +31,7 @@ func (signedIn) RequireMember() fiber.Handler { return func(c fiber.Ctx) error {
 // serve gives the fixture's wallet routes, for a member of panel speaking lang.
 func (f *fixture) serve(panel *web.Panel, pid, lang string) *fiber.App {
 	f.t.Helper()
-	loc, err := web.NewLocales(locales.FS, nil)
-	require.NoError(f.t, err)
+	loc := messages.Locales(f.t)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	kit := web.NewKit("development", strings.Repeat("s", 32), log, loc, nil)
 	m := New(Deps{DB: f.db, Kit: kit, Log: log, Guard: signedIn{}, PanelOf: accounts.PanelOfParticipant})
@@ -61,6 +60,7 @@ func get(t *testing.T, app *fiber.App, path string) (int, string) {
 }
 
 func TestOfferCreditsReversalsAndRecoveriesShowInTheTransactionsAndTheDebtBesideTheBalance(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		credit, _, err := f.creditTx(offerCredit(f.acme, pid, 1000, "tx-1"))

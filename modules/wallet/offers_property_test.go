@@ -40,6 +40,7 @@ func (om *offerModel) credit(amount int64) {
 // already) and retries of both to the ledger and to the model, across months, and checks every
 // invariant after every step.
 func TestRandomOfferCreditsReversalsAndSpendingAgreeWithASimpleModelAfterEveryStep(t *testing.T) {
+	t.Parallel()
 	seed := propertySeed(t)
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		rng := rand.New(rand.NewPCG(seed, seed^0x5bd1e995))

@@ -76,6 +76,7 @@ func (f *fixture) sound(pid string) []Entry {
 }
 
 func TestAnOfferCreditIsWrittenOnceByItsKeyLikeAnyCredit(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		mv := offerCredit(f.acme, pid, 350, "tx-1")
@@ -138,6 +139,7 @@ func TestAnOfferCreditIsWrittenOnceByItsKeyLikeAnyCredit(t *testing.T) {
 }
 
 func TestFiftyConcurrentOfferCreditsWithOneKeyMakeOneEntry(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		setup func(f *fixture, pid string)
@@ -191,6 +193,7 @@ func TestFiftyConcurrentOfferCreditsWithOneKeyMakeOneEntry(t *testing.T) {
 }
 
 func TestAReversalTakesBackWhatTheBalanceCoversAndTheRestIsOwed(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name    string
 		earned  int64 // survey credits before the offer
@@ -272,6 +275,7 @@ func btoi(b bool) int {
 }
 
 func TestADebtBlocksRedemptionsAndLaterCreditsOfAnyOriginRepayItOnce(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		owed := f.owing(t, pid, 1000, 800, "tx-1") // a redemption spends most of it
@@ -361,6 +365,7 @@ func (f *fixture) owing(t *testing.T, pid string, credited, spent int64, tx stri
 }
 
 func TestThePaymentNotificationTellsWhatReachedTheBalanceWhileADebtTakesItsPart(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		require.Equal(t, int64(800), f.owing(t, pid, 1000, 800, "tx-1"))
@@ -383,6 +388,7 @@ func TestThePaymentNotificationTellsWhatReachedTheBalanceWhileADebtTakesItsPart(
 }
 
 func TestReversingACreditTwiceOrACreditThatIsNotThereFailsAndChangesNothing(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		other := f.member(f.acme)
@@ -444,6 +450,7 @@ func TestReversingACreditTwiceOrACreditThatIsNotThereFailsAndChangesNothing(t *t
 }
 
 func TestConcurrentReversalsOfOneCreditTakeItBackOnce(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name     string
 		sameKey  bool // the provider's retries; else reversals under different keys
@@ -493,6 +500,7 @@ func TestConcurrentReversalsOfOneCreditTakeItBackOnce(t *testing.T) {
 }
 
 func TestConcurrentCreditsRepayADebtExactlyOnce(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		require.Equal(t, int64(2000), f.owing(t, pid, 2000, 2000, "big"))
@@ -519,6 +527,7 @@ func TestConcurrentCreditsRepayADebtExactlyOnce(t *testing.T) {
 }
 
 func TestReconcileFindsAnOfferDebtThatDisagreesWithItsEntries(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name    string
 		corrupt string // SQL on the member's rows, ? the participant

@@ -93,6 +93,7 @@ func propertySeed(t *testing.T) uint64 {
 // retried) and manual adjustments of both signs across months to the ledger and to the model,
 // and compares them after every step.
 func TestRandomMovementsAgreeWithASimpleModelAfterEveryStep(t *testing.T) {
+	t.Parallel()
 	seed := propertySeed(t)
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))

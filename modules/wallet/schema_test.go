@@ -8,5 +8,6 @@ import (
 )
 
 func TestTheWalletsModelsMatchTheMigratedSchema(t *testing.T) {
+	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) { dbtest.ModelsMatchSchema(t, db, Models()...) })
 }

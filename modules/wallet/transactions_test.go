@@ -73,6 +73,7 @@ func span(from, to int64) []int64 {
 }
 
 func TestTransactionsArePagedNewestFirstTenAtATime(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		other := f.member(f.acme)
@@ -127,6 +128,7 @@ func nilIfEmpty(s []int64) []int64 {
 }
 
 func TestTransactionsFilterCompetitionsAndRedemptions(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		at := f.clock
@@ -166,6 +168,7 @@ func TestTransactionsFilterCompetitionsAndRedemptions(t *testing.T) {
 }
 
 func TestTransactionsAfterIsInclusiveAndBeforeIsExclusive(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		eve := f.creditAt(instant("2026-03-09T23:59:59.999999Z"), pid, 1, false)
@@ -201,6 +204,7 @@ func TestTransactionsAfterIsInclusiveAndBeforeIsExclusive(t *testing.T) {
 }
 
 func TestMonthsAreListedNewestFirstWithTheCountsOfEachFilter(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		f.creditAt(instant("2025-12-31T23:59:59Z"), pid, 900, false)
@@ -250,6 +254,7 @@ func TestMonthsAreListedNewestFirstWithTheCountsOfEachFilter(t *testing.T) {
 }
 
 func TestMonthTransactionsAreBoundedByTheMonthAndByAfterAndBefore(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		feb := f.creditAt(instant("2026-02-28T23:59:59.999999Z"), pid, 1000, false)
@@ -299,6 +304,7 @@ func TestMonthTransactionsAreBoundedByTheMonthAndByAfterAndBefore(t *testing.T) 
 }
 
 func TestTransfersListOnlyTheOperatorsManualEntries(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		at := f.clock
@@ -341,6 +347,7 @@ func TestTransfersListOnlyTheOperatorsManualEntries(t *testing.T) {
 }
 
 func TestAnEntryOfAnotherMemberIsNotFound(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		other := f.member(f.acme)
@@ -366,6 +373,7 @@ func TestAnEntryOfAnotherMemberIsNotFound(t *testing.T) {
 }
 
 func TestAReportNeedsAKnownReasonCodeAReasonTextOfAtMostAThousandCharactersAndATextForOther(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		e := f.credit(f.acme, pid, 100)
@@ -401,6 +409,7 @@ func TestAReportNeedsAKnownReasonCodeAReasonTextOfAtMostAThousandCharactersAndAT
 }
 
 func TestAReportWithinSixtyOneDaysReturnsTheEarlierOneAndANewOneAfter(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		e := f.credit(f.acme, pid, 100)
@@ -463,6 +472,7 @@ func TestAReportWithinSixtyOneDaysReturnsTheEarlierOneAndANewOneAfter(t *testing
 }
 
 func TestThePaymentNotificationShowsTheCreditsSinceTheMemberLastLooked(t *testing.T) {
+	t.Parallel()
 	eachFixture(t, func(t *testing.T, f *fixture) {
 		pid := f.member(f.acme)
 		header := func() (Balance, *Payment) {
@@ -552,6 +562,7 @@ func TestThePaymentNotificationShowsTheCreditsSinceTheMemberLastLooked(t *testin
 }
 
 func TestReconcileFindsAWalletThatDisagreesWithItsEntries(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name    string
 		corrupt string // SQL on the member's rows, ? the participant

@@ -12,6 +12,7 @@ import (
 // The wallet row is scanned by hand on every member page; a column added to the model must
 // be added to walletColumns (and the scan) too, or this fails.
 func TestTheWalletQueryReadsEveryColumnOfTheModelInFieldOrder(t *testing.T) {
+	t.Parallel()
 	sch, err := schema.Parse(&Wallet{}, &sync.Map{}, schema.NamingStrategy{})
 	require.NoError(t, err)
 	var want []string

@@ -25,6 +25,7 @@ func fakeTr(id string, data map[string]any, _ any) string {
 }
 
 func TestToAPIRendersTheSpecsErrorCatalogue(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name        string
 		err         *web.Error
@@ -121,6 +122,7 @@ func TestToAPIRendersTheSpecsErrorCatalogue(t *testing.T) {
 }
 
 func TestA500InEveryLanguageSaysOopsSomethingWentWrong(t *testing.T) {
+	t.Parallel()
 	kit := newKit(t, "development")
 	for _, lang := range []string{"en", "es", "ru", "zh"} {
 		t.Run(lang, func(t *testing.T) {
@@ -151,6 +153,7 @@ func keysOf(m map[string]any) []string {
 }
 
 func TestAsErrorMapsWhatHandlersReturnToTheCatalogue(t *testing.T) {
+	t.Parallel()
 	refused := &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connect: connection refused")}
 	cases := []struct {
 		name       string

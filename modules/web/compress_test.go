@@ -88,6 +88,7 @@ func compressApp(t *testing.T) *fiber.App {
 }
 
 func TestCompressCompressesTextAnswersAsTheClientAccepts(t *testing.T) {
+	t.Parallel()
 	app := compressApp(t)
 	const browser = "gzip, deflate, br, zstd"
 	cases := []struct {
@@ -152,6 +153,7 @@ func TestCompressCompressesTextAnswersAsTheClientAccepts(t *testing.T) {
 }
 
 func TestCompressGivesACompressedAnswerItsOwnETag(t *testing.T) {
+	t.Parallel()
 	app := compressApp(t)
 	req := httptest.NewRequest(http.MethodGet, "http://localhost/etag", nil)
 	req.Header.Set("Accept-Encoding", "br")
@@ -161,6 +163,7 @@ func TestCompressGivesACompressedAnswerItsOwnETag(t *testing.T) {
 }
 
 func TestCompressLeavesErrorsToTheErrorHandler(t *testing.T) {
+	t.Parallel()
 	app := compressApp(t)
 	req := httptest.NewRequest(http.MethodGet, "http://localhost/fails", nil)
 	req.Header.Set("Accept-Encoding", "br")
@@ -170,6 +173,7 @@ func TestCompressLeavesErrorsToTheErrorHandler(t *testing.T) {
 }
 
 func TestCompressedPagesOfMembersVaryInLength(t *testing.T) {
+	t.Parallel()
 	app := compressApp(t)
 	lengths := map[int]bool{}
 	for range 20 {

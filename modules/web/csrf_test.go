@@ -75,6 +75,7 @@ func csrfCookie(t *testing.T, app *fiber.App, session string) *http.Cookie {
 }
 
 func TestAGetSetsAReadableXSRFTokenCookie(t *testing.T) {
+	t.Parallel()
 	app := csrfApp(t)
 	ck := csrfCookie(t, app, "")
 	assert.False(t, ck.HttpOnly, "scripts read the token to send it back as a header")
@@ -88,6 +89,7 @@ func TestAGetSetsAReadableXSRFTokenCookie(t *testing.T) {
 }
 
 func TestUnsafeRequestsNeedTheSignedTokenOfTheirSession(t *testing.T) {
+	t.Parallel()
 	app := csrfApp(t)
 	visitor := csrfCookie(t, app, "").Value
 	otherVisitor := csrfCookie(t, app, "").Value
@@ -151,6 +153,7 @@ func TestUnsafeRequestsNeedTheSignedTokenOfTheirSession(t *testing.T) {
 }
 
 func TestPagesRenderTheTokenMaskedDifferentlyEachTime(t *testing.T) {
+	t.Parallel()
 	app := csrfApp(t)
 	raw := csrfCookie(t, app, "").Value
 	first, second := renderedToken(t, app, "", raw), renderedToken(t, app, "", raw)
@@ -163,6 +166,7 @@ func TestPagesRenderTheTokenMaskedDifferentlyEachTime(t *testing.T) {
 }
 
 func TestMaskedTokensPassWhereTheirTokenWould(t *testing.T) {
+	t.Parallel()
 	app := csrfApp(t)
 	visitor := csrfCookie(t, app, "").Value
 	otherVisitor := csrfCookie(t, app, "").Value
@@ -221,6 +225,7 @@ func TestMaskedTokensPassWhereTheirTokenWould(t *testing.T) {
 }
 
 func TestCSRFMatchesTakesTheTokenMaskedOrRaw(t *testing.T) {
+	t.Parallel()
 	app := csrfApp(t)
 	visitor := csrfCookie(t, app, "").Value
 	other := csrfCookie(t, app, "").Value

@@ -7,6 +7,7 @@ import (
 )
 
 func TestAFlashCookieIsShownOnlyWhenItNamesACatalogueMessageOfItsKind(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		kind, id string
 		shown    bool

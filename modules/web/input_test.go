@@ -17,6 +17,7 @@ import (
 )
 
 func TestTheTextRuleRefusesControlsMalformedTextAndOverrides(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name      string
 		text      string
@@ -48,6 +49,7 @@ func TestTheTextRuleRefusesControlsMalformedTextAndOverrides(t *testing.T) {
 }
 
 func TestJSONStringsAndKeysAreCheckedAndNamedByTheirPath(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		doc   string
@@ -109,6 +111,7 @@ func edgeApp(t *testing.T) *fiber.App {
 }
 
 func TestTheEdgeRefusesABadTextBeforeAnyHandlerAndNamesIt(t *testing.T) {
+	t.Parallel()
 	app := edgeApp(t)
 	cases := []struct {
 		name   string
@@ -172,6 +175,7 @@ func TestTheEdgeRefusesABadTextBeforeAnyHandlerAndNamesIt(t *testing.T) {
 }
 
 func TestTheEdgeLeavesTokensToTheirRuleAndDropsBrokenCookies(t *testing.T) {
+	t.Parallel()
 	app := edgeApp(t)
 	req := httptest.NewRequest(http.MethodGet, "/api/x?q=fine&pp-token="+url.QueryEscape("not\x00a-token"), nil)
 	req.Header.Set("Cookie", "flash=error|a\u202eb")

@@ -24,6 +24,7 @@ func translations() []string {
 }
 
 func TestThereIsOneMessageFilePerSupportedLanguage(t *testing.T) {
+	t.Parallel()
 	files, err := fs.Glob(locales.FS, "*.yaml")
 	require.NoError(t, err)
 	var want []string
@@ -34,6 +35,7 @@ func TestThereIsOneMessageFilePerSupportedLanguage(t *testing.T) {
 }
 
 func TestEveryLanguageHasExactlyTheMessageIDsOfEnglish(t *testing.T) {
+	t.Parallel()
 	en, err := web.MessageIDs(locales.FS, "en")
 	require.NoError(t, err)
 	require.NotEmpty(t, en)
@@ -48,6 +50,7 @@ func TestEveryLanguageHasExactlyTheMessageIDsOfEnglish(t *testing.T) {
 }
 
 func TestEveryTranslationKeepsTheTemplatePlaceholdersOfEnglish(t *testing.T) {
+	t.Parallel()
 	en := messages(t, "en")
 	for _, lang := range translations() {
 		t.Run(lang, func(t *testing.T) {
@@ -67,6 +70,7 @@ func TestEveryTranslationKeepsTheTemplatePlaceholdersOfEnglish(t *testing.T) {
 }
 
 func TestPlaceholdersAreFoundWhateverTheirSpacing(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		value any

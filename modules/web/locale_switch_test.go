@@ -36,6 +36,7 @@ func rawGet(t *testing.T, app *fiber.App, requestURI string) (*http.Response, st
 }
 
 func TestTheLangParameterIsRememberedAndRemovedByARedirect(t *testing.T) {
+	t.Parallel()
 	app := localeApp(t)
 	cases := []struct {
 		name, uri, location string
@@ -63,6 +64,7 @@ func TestTheLangParameterIsRememberedAndRemovedByARedirect(t *testing.T) {
 }
 
 func TestALangParameterThatIsNotALanguageIsIgnored(t *testing.T) {
+	t.Parallel()
 	res, body := rawGet(t, localeApp(t), "/feed?lang=%3Cscript%3E")
 	assert.Equal(t, http.StatusOK, res.StatusCode)
 	assert.Equal(t, "en", body)
@@ -70,6 +72,7 @@ func TestALangParameterThatIsNotALanguageIsIgnored(t *testing.T) {
 }
 
 func TestAnAPIRequestRemembersTheLangParameterWithoutARedirect(t *testing.T) {
+	t.Parallel()
 	res, _ := rawGet(t, localeApp(t), "/api/v3/user/profile?lang=es")
 	assert.Equal(t, http.StatusOK, res.StatusCode)
 	ck := cookieOf(res, web.LangCookie)
@@ -78,6 +81,7 @@ func TestAnAPIRequestRemembersTheLangParameterWithoutARedirect(t *testing.T) {
 }
 
 func TestTheLanguageRedirectNeverLeavesTheSite(t *testing.T) {
+	t.Parallel()
 	app := localeApp(t)
 	for _, uri := range []string{"//evil.example/feed?lang=es", "///evil.example/feed?lang=es"} {
 		t.Run(uri, func(t *testing.T) {

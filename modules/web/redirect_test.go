@@ -36,6 +36,7 @@ func redirectTarget(t *testing.T, app *fiber.App, route, target string) string {
 }
 
 func TestSafeRedirectKeepsOnlyTargetsTheSpecAllows(t *testing.T) {
+	t.Parallel()
 	app := redirectApp()
 	cases := []struct{ name, target, want string }{
 		{"a relative path is kept", "/feed?tab=offers", "/feed?tab=offers"},
@@ -65,6 +66,7 @@ func TestSafeRedirectKeepsOnlyTargetsTheSpecAllows(t *testing.T) {
 }
 
 func TestLocalPathReducesTheSameOriginToAPathAndDropsTheRest(t *testing.T) {
+	t.Parallel()
 	app := redirectApp()
 	cases := []struct{ name, target, want string }{
 		{"a relative path is kept", "/feed?tab=offers", "/feed?tab=offers"},
@@ -85,6 +87,7 @@ func TestLocalPathReducesTheSameOriginToAPathAndDropsTheRest(t *testing.T) {
 }
 
 func TestLocalPathNeverTurnsTheSameOriginIntoAProtocolRelativePath(t *testing.T) {
+	t.Parallel()
 	app := redirectApp()
 	for _, target := range []string{"http://localhost:3000//evil.example", "http://localhost:3000///evil.example/feed"} {
 		t.Run(target, func(t *testing.T) {

@@ -20,6 +20,7 @@ var halfThenBoom = templ.ComponentFunc(func(ctx context.Context, w io.Writer) er
 })
 
 func TestAComponentThatFailsWhileRenderingShowsTheUnexpectedApplicationErrorPage(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name       string
 		env        string

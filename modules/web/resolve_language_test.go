@@ -16,6 +16,7 @@ func panelOffering(def string, codes ...string) *web.Panel {
 }
 
 func TestResolveLanguageFollowsTheSpecsLanguageRules(t *testing.T) {
+	t.Parallel()
 	spanishFirst := panelOffering("es", "es", "en", "ru")
 	cases := []struct {
 		name             string

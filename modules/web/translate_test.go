@@ -37,6 +37,7 @@ stars:
 }
 
 func TestTranslateFallsBackToEnglishThenToTheID(t *testing.T) {
+	t.Parallel()
 	loc, err := web.NewLocales(testMessages, slog.New(slog.NewTextHandler(&bytes.Buffer{}, nil)))
 	require.NoError(t, err)
 	cases := []struct {
@@ -63,6 +64,7 @@ func TestTranslateFallsBackToEnglishThenToTheID(t *testing.T) {
 }
 
 func TestACountWithoutTemplateDataFillsPluralCount(t *testing.T) {
+	t.Parallel()
 	loc, err := web.NewLocales(testMessages, nil)
 	require.NoError(t, err)
 	assert.Equal(t, "1 estrella", loc.Translate("es", "stars", nil, 1))
@@ -70,6 +72,7 @@ func TestACountWithoutTemplateDataFillsPluralCount(t *testing.T) {
 }
 
 func TestAMissingTranslationIsLoggedOncePerLanguageAndID(t *testing.T) {
+	t.Parallel()
 	var logged bytes.Buffer
 	loc, err := web.NewLocales(testMessages, slog.New(slog.NewTextHandler(&logged, nil)))
 	require.NoError(t, err)
@@ -81,12 +84,14 @@ func TestAMissingTranslationIsLoggedOncePerLanguageAndID(t *testing.T) {
 }
 
 func TestTrBindsTheTranslatorToOneLanguage(t *testing.T) {
+	t.Parallel()
 	loc, err := web.NewLocales(testMessages, nil)
 	require.NoError(t, err)
 	assert.Equal(t, "Hola Ana", loc.Tr("es")("greeting", map[string]any{"Name": "Ana"}, nil))
 }
 
 func TestTheRealMessageFilesTranslateTheUnrecognizedDomainError(t *testing.T) {
+	t.Parallel()
 	loc, err := web.NewLocales(locales.FS, nil)
 	require.NoError(t, err)
 	assert.Equal(t, "Unrecognized domain: evil.example", loc.Translate("en", "error.unrecognized_domain", map[string]any{"Host": "evil.example"}, nil))
@@ -98,6 +103,7 @@ func TestTheRealMessageFilesTranslateTheUnrecognizedDomainError(t *testing.T) {
 }
 
 func TestHasTellsWhetherALanguageDefinesAMessage(t *testing.T) {
+	t.Parallel()
 	loc, err := web.NewLocales(testMessages, nil)
 	require.NoError(t, err)
 	cases := []struct {
@@ -117,6 +123,7 @@ func TestHasTellsWhetherALanguageDefinesAMessage(t *testing.T) {
 }
 
 func TestHasSeesAPlainMessageALanguageDefines(t *testing.T) {
+	t.Parallel()
 	loc, err := web.NewLocales(testMessages, nil)
 	require.NoError(t, err)
 	assert.True(t, loc.Has("en", "greeting"))

@@ -12,6 +12,7 @@ import (
 
 // TestImitateShapesTheAnswer checks each imitation carries its provider's fields and no others.
 func TestImitateShapesTheAnswer(t *testing.T) {
+	t.Parallel()
 	issued := time.Date(2024, 3, 5, 14, 32, 10, 96_000_000, time.UTC)
 	tests := []struct {
 		name string
@@ -45,6 +46,7 @@ func TestImitateShapesTheAnswer(t *testing.T) {
 }
 
 func TestAFailureHasOnlySuccessAndErrorCodes(t *testing.T) {
+	t.Parallel()
 	for _, k := range captcha.Kinds() {
 		t.Run(string(k), func(t *testing.T) {
 			srv := localcaptcha.New(secret)
@@ -56,6 +58,7 @@ func TestAFailureHasOnlySuccessAndErrorCodes(t *testing.T) {
 }
 
 func TestImitatingHCaptcha(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		siteKey   string // the server's, set with SetSiteKey

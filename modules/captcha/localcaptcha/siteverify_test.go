@@ -16,6 +16,7 @@ import (
 
 // TestSiteverifyAnswers checks the verdicts, one request (or a sequence) at a time.
 func TestSiteverifyAnswers(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		// requests returns the forms to post in order; the last one's answer is checked.
@@ -171,6 +172,7 @@ func TestSiteverifyAnswers(t *testing.T) {
 
 // TestSiteverifyHTTP checks the endpoint's HTTP behaviour around the verdicts.
 func TestSiteverifyHTTP(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		setup      func(*localcaptcha.Server)

@@ -16,6 +16,7 @@ import (
 )
 
 func TestIssuedTokens(t *testing.T) {
+	t.Parallel()
 	srv := localcaptcha.New(secret)
 	srv.Imitate(captcha.Recaptcha)
 	u := serve(t, srv)
@@ -47,6 +48,7 @@ func TestIssuedTokens(t *testing.T) {
 }
 
 func TestATokenPassesOnceUnderConcurrentChecks(t *testing.T) {
+	t.Parallel()
 	srv := localcaptcha.New(secret)
 	u := serve(t, srv)
 	tok := srv.Issue(host)
@@ -75,6 +77,7 @@ func TestATokenPassesOnceUnderConcurrentChecks(t *testing.T) {
 }
 
 func TestRequestsRecordsWhatArrivedButNotTheSecret(t *testing.T) {
+	t.Parallel()
 	srv := localcaptcha.New(secret)
 	u := serve(t, srv)
 	f := form(secret, "tok")
@@ -93,6 +96,7 @@ func TestRequestsRecordsWhatArrivedButNotTheSecret(t *testing.T) {
 }
 
 func TestRequestsKeepsOnlyTheLatest(t *testing.T) {
+	t.Parallel()
 	srv := localcaptcha.New(secret)
 	u := serve(t, srv)
 	for i := range 300 {
@@ -105,6 +109,7 @@ func TestRequestsKeepsOnlyTheLatest(t *testing.T) {
 }
 
 func TestCheckboxLabelSaysItIsNotARealCaptcha(t *testing.T) {
+	t.Parallel()
 	assert.Equal(t, "I am not a robot (local development captcha — not a real captcha)", localcaptcha.CheckboxLabel)
 	assert.Equal(t, captcha.LocalField, captcha.Config{Kind: captcha.Local}.ResponseField())
 }

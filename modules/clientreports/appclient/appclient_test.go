@@ -10,6 +10,7 @@ import (
 )
 
 func TestTheRequestConventionsAreReadAndAMalformedOneCountsAsNotSaid(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name    string
 		path    string

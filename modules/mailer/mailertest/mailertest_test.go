@@ -11,6 +11,7 @@ import (
 )
 
 func TestFirstLink(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, body, prefix, want string
 	}{
@@ -31,6 +32,7 @@ func TestFirstLink(t *testing.T) {
 }
 
 func TestParse(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name                string
 		raw                 string

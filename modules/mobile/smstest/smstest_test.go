@@ -49,6 +49,7 @@ func post(t *testing.T, s *Server, user, pass string, form url.Values) (int, map
 }
 
 func TestTheFakeAnswersLikeTwilio(t *testing.T) {
+	t.Parallel()
 	s := Start(t)
 	form := url.Values{"To": {"+447700900123"}, "From": {From}, "Body": {"123456 is your code"}}
 
@@ -74,6 +75,7 @@ func TestTheFakeAnswersLikeTwilio(t *testing.T) {
 }
 
 func TestTheFakeFailsATestWhoseClientBreaksTheProtocol(t *testing.T) {
+	t.Parallel()
 	rec := &recorder{TB: t}
 	s := Start(rec)
 	status, body := post(t, s, AccountSID, AuthToken, url.Values{"To": {"+447700900123"}, "From": {From}})
@@ -85,6 +87,7 @@ func TestTheFakeFailsATestWhoseClientBreaksTheProtocol(t *testing.T) {
 }
 
 func TestWaitForReturnsEachNumbersMessagesInOrderOnce(t *testing.T) {
+	t.Parallel()
 	s := Start(t)
 	for _, m := range []struct{ to, body string }{{"+1", "a 111111"}, {"+2", "b 222222"}, {"+1", "c 333333"}} {
 		status, _ := post(t, s, AccountSID, AuthToken, url.Values{"To": {m.to}, "From": {From}, "Body": {m.body}})

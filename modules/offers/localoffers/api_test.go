@@ -26,6 +26,7 @@ func ids(list []offers.Offer) []string {
 }
 
 func TestTheLocalProviderListsItsOffersAndGamesInThePanelsCurrency(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	ctx := context.Background()
 	all, err := e.provider.Offers(ctx, offers.Query{Country: "GB", Lang: "en"})
@@ -53,6 +54,7 @@ func TestTheLocalProviderListsItsOffersAndGamesInThePanelsCurrency(t *testing.T)
 }
 
 func TestTheLocalProviderListsOnlyWhatTheDeviceCanPlay(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	cases := []struct {
 		device string
@@ -73,6 +75,7 @@ func TestTheLocalProviderListsOnlyWhatTheDeviceCanPlay(t *testing.T) {
 }
 
 func TestTheLocalProviderRefusesAnUnknownAppOrKey(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	cases := map[string]offers.ProviderConfig{
 		"a wrong key":   {BaseURL: e.base, AppID: appID, APIKey: "wrong"},
@@ -95,6 +98,7 @@ func TestTheLocalProviderRefusesAnUnknownAppOrKey(t *testing.T) {
 }
 
 func TestStartingAnOfferLeadsToItsPageAtTheLocalProvider(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	ctx := context.Background()
 	require.NoError(t, e.provider.ViewOffer(ctx, offers.Click{SubID: "sub 1", OfferID: "budget-buddy"}))
@@ -124,6 +128,7 @@ func TestStartingAnOfferLeadsToItsPageAtTheLocalProvider(t *testing.T) {
 }
 
 func TestAnIssueReportGetsALocalTicket(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	ctx := context.Background()
 	ticket, err := e.provider.ReportIssue(ctx, offers.Issue{SubID: "s", OfferID: "tile-tumble", ClickID: "c", Message: "Reached level 10 yesterday."})
@@ -137,6 +142,7 @@ func TestAnIssueReportGetsALocalTicket(t *testing.T) {
 }
 
 func TestTheLocalProviderAnswersWhetherOrNotItsPrefixIsStripped(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewUnstartedServer(nil)
 	base := "http://" + srv.Listener.Addr().String() + mountPath
 	srv.Config.Handler = localoffers.New(base, map[string]localoffers.App{appID: {APIKey: apiKey, Currency: "USD"}})
@@ -155,6 +161,7 @@ func TestTheLocalProviderAnswersWhetherOrNotItsPrefixIsStripped(t *testing.T) {
 }
 
 func TestTheLocalProviderNeedsAnAbsoluteBaseURL(t *testing.T) {
+	t.Parallel()
 	for _, base := range []string{"", "/_dev/offers", "ftp://localhost/x", "localhost:3000"} {
 		assert.Panics(t, func() { localoffers.New(base, nil) }, base)
 	}

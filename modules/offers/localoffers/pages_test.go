@@ -12,6 +12,7 @@ import (
 )
 
 func TestTheOfferPageSaysItIsNotARealOfferwall(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	started := e.start(t, "tile-tumble", "sub-1")
 	resp, page := e.get(t, started.RedirectURL)
@@ -38,6 +39,7 @@ func TestTheOfferPageSaysItIsNotARealOfferwall(t *testing.T) {
 }
 
 func TestTheLocalPagesRunNoScriptAndLoadNothing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	resp, page := e.get(t, e.start(t, "budget-buddy", "sub-1").RedirectURL)
 	require.Equal(t, http.StatusOK, resp.StatusCode)
@@ -52,6 +54,7 @@ func TestTheLocalPagesRunNoScriptAndLoadNothing(t *testing.T) {
 }
 
 func TestAnOfferPageThatCannotBeShownSaysWhy(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	good := url.Values{"app_id": {appID}, "sub_id": {"sub-1"}, "click_id": {"c-1"}}
 	without := func(k string) string {

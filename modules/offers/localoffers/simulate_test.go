@@ -11,6 +11,7 @@ import (
 )
 
 func TestSimulatingACompletionSendsASignedPostbackToThePanel(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		offer, name, amount string
 	}{
@@ -51,6 +52,7 @@ func TestSimulatingACompletionSendsASignedPostbackToThePanel(t *testing.T) {
 }
 
 func TestPressingTheButtonAgainSendsTheSameTransactionAgain(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	started := e.start(t, "tile-tumble", "sub-7")
 	_, page := e.get(t, started.RedirectURL)
@@ -70,6 +72,7 @@ func TestPressingTheButtonAgainSendsTheSameTransactionAgain(t *testing.T) {
 }
 
 func TestSimulatingAReversalTakesBackTheSameTransaction(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	started := e.start(t, "harbour-tycoon", "sub-9")
 	_, page := e.get(t, started.RedirectURL)
@@ -94,6 +97,7 @@ func TestSimulatingAReversalTakesBackTheSameTransaction(t *testing.T) {
 }
 
 func TestAPostbackThePanelRefusesIsShownAndCannotBeReversed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	e.panel.answerWith(http.StatusForbidden, `{"error":"bad_signature"}`)
 	_, page := e.get(t, e.start(t, "budget-buddy", "sub-1").RedirectURL)
@@ -106,6 +110,7 @@ func TestAPostbackThePanelRefusesIsShownAndCannotBeReversed(t *testing.T) {
 }
 
 func TestAPanelThatCannotBeReachedIsShown(t *testing.T) {
+	t.Parallel()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	closed := "http://" + l.Addr().String() + "/offers/postback"
@@ -120,6 +125,7 @@ func TestAPanelThatCannotBeReachedIsShown(t *testing.T) {
 }
 
 func TestAPanelOnALocalhostSubdomainIsReachedOnLoopback(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(p *panel) string {
 		_, port, err := net.SplitHostPort(strings.TrimPrefix(p.srv.URL, "http://"))
 		require.NoError(t, err)
@@ -134,6 +140,7 @@ func TestAPanelOnALocalhostSubdomainIsReachedOnLoopback(t *testing.T) {
 }
 
 func TestAnAppWithoutAPostbackAddressSaysSo(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(*panel) string { return "" })
 	_, page := e.get(t, e.start(t, "daily-digest", "sub-1").RedirectURL)
 	_, result := e.submit(t, page)

@@ -46,6 +46,7 @@ func receiver(t *testing.T) (*httptest.Server, func() (string, error)) {
 }
 
 func TestThePostbackHelperSendsASignedGetThePanelCanVerify(t *testing.T) {
+	t.Parallel()
 	fake := offerstest.New(t, "app", "key")
 	srv, last := receiver(t)
 	resp, err := fake.Postback(srv.URL+"/offers/postback?panel=demo", secret, offerstest.PostbackParams{
@@ -89,6 +90,7 @@ func TestThePostbackHelperSendsASignedGetThePanelCanVerify(t *testing.T) {
 }
 
 func TestTheFakeRecordsEveryCallFromConcurrentMembers(t *testing.T) {
+	t.Parallel()
 	fake := offerstest.New(t, "app", "key")
 	fake.SetOffers("", offers.Offer{ID: "o-1", Name: "One", Reward: "1.00", Currency: "USD"})
 	p := offers.NewHTTPProvider(fake.Config(secret), nil)
@@ -122,6 +124,7 @@ func TestTheFakeRecordsEveryCallFromConcurrentMembers(t *testing.T) {
 }
 
 func TestAStartedMemberLandsOnTheFakesOfferPage(t *testing.T) {
+	t.Parallel()
 	fake := offerstest.New(t, "app", "key")
 	fake.SetGames("US", offers.Offer{ID: "g/1", Name: "Game"})
 	s, err := offers.NewHTTPProvider(fake.Config(secret), nil).StartOffer(context.Background(), offers.Click{SubID: "sub-1", OfferID: "g/1"})
@@ -134,6 +137,7 @@ func TestAStartedMemberLandsOnTheFakesOfferPage(t *testing.T) {
 }
 
 func TestTheFakeFailsAsToldUntilItRecovers(t *testing.T) {
+	t.Parallel()
 	fake := offerstest.New(t, "app", "key")
 	p := offers.NewHTTPProvider(fake.Config(secret), nil)
 	fake.Fail(http.StatusBadRequest, "plain words")

@@ -13,6 +13,7 @@ import (
 )
 
 func TestTheGoogleDiscoveryDocumentDescribesTheLocalEndpoints(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	iss := e.cfg[social.Google].Issuer
 	resp, body := e.get(t, iss+"/.well-known/openid-configuration")
@@ -27,6 +28,7 @@ func TestTheGoogleDiscoveryDocumentDescribesTheLocalEndpoints(t *testing.T) {
 }
 
 func TestMintedIDTokensVerifyAgainstTheJWKSAndForgeriesDoNot(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := oidc.ClientContext(context.Background(), e.srv.Client())
 	p, err := oidc.NewProvider(ctx, e.cfg[social.Google].Issuer)

@@ -33,6 +33,7 @@ func newClocked(t *testing.T) (*Server, *social.Client, *clock) {
 }
 
 func TestCodesAndTokensStopWorkingWhenTheyExpire(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	t.Run("a code older than a minute is refused", func(t *testing.T) {
 		for _, p := range social.Providers() {
@@ -69,6 +70,7 @@ func TestCodesAndTokensStopWorkingWhenTheyExpire(t *testing.T) {
 }
 
 func TestTheGoogleUserinfoEndpointAnswersForAGoogleAccessToken(t *testing.T) {
+	t.Parallel()
 	s, _, _ := newClocked(t)
 	cases := []struct {
 		name   string

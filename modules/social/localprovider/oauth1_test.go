@@ -28,6 +28,7 @@ func (c *capture) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 func TestOAuth1RequestsAreCheckedLikeTwitterChecksThem(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	tok, secret := e.lp.IssueOAuth1Token("1001")
 	verifyURL := e.cfg[social.Twitter].APIURL + "/1.1/account/verify_credentials.json?include_email=true"

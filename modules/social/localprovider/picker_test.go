@@ -14,6 +14,7 @@ import (
 )
 
 func TestTheSignInPageSaysItIsLocalAndListsTheIdentities(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cases := []struct {
 		provider social.Provider
@@ -49,6 +50,7 @@ func TestTheSignInPageSaysItIsLocalAndListsTheIdentities(t *testing.T) {
 }
 
 func TestPickingAnIdentityOnThePageSendsACodeBackToTheApp(t *testing.T) {
+	t.Parallel()
 	for _, p := range social.Providers() {
 		t.Run(string(p)+" sends the code and the state back, and the code signs the identity in", func(t *testing.T) {
 			e := newEnv(t)
@@ -70,6 +72,7 @@ func TestPickingAnIdentityOnThePageSendsACodeBackToTheApp(t *testing.T) {
 }
 
 func TestCancellingSendsAccessDeniedBackWithTheState(t *testing.T) {
+	t.Parallel()
 	for _, p := range social.Providers() {
 		t.Run(string(p)+" answers error=access_denied and the state", func(t *testing.T) {
 			e := newEnv(t)
@@ -88,6 +91,7 @@ func TestCancellingSendsAccessDeniedBackWithTheState(t *testing.T) {
 }
 
 func TestABadClientOrRedirectURIGetsAnErrorPageNotARedirect(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	good, err := url.Parse(e.authURL(t, social.Google))
 	require.NoError(t, err)
@@ -116,6 +120,7 @@ func TestABadClientOrRedirectURIGetsAnErrorPageNotARedirect(t *testing.T) {
 }
 
 func TestAMalformedRequestFromAKnownClientIsSentBackAsAnOAuthError(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cases := []struct {
 		name     string
@@ -152,6 +157,7 @@ func TestAMalformedRequestFromAKnownClientIsSentBackAsAnOAuthError(t *testing.T)
 }
 
 func TestAuthorizeAsRefusesWhatThePageWouldRefuse(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	_, err := e.lp.AuthorizeAs(e.authURL(t, social.Google), "nobody")
 	assert.ErrorContains(t, err, "No identity with that subject")
