@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -49,9 +50,11 @@ func TestAPasswordResetMailIsAJobOfItsTokenAndGoesOutOnce(t *testing.T) {
 		require.NoError(t, e.db.Raw(`SELECT id FROM account_tokens WHERE purpose = ? ORDER BY created_at DESC LIMIT 1`, accounts.PurposePasswordReset).Scan(&tokenID).Error)
 		list, err := e.app.Jobs.List(context.Background(), "completed", 10)
 		require.NoError(t, err)
-		require.NotEmpty(t, list)
+		// The leader's periodic jobs complete too, whenever their time comes: the mail is the
+		// newest completed job of its kind.
+		list = slices.DeleteFunc(list, func(j jobs.Job) bool { return j.Kind != jobs.KindMail })
+		require.NotEmpty(t, list, "a completed mail job")
 		assert.Equal(t, "account_token:"+tokenID, list[0].Event, "the mail's event is its token")
-		assert.Equal(t, jobs.KindMail, list[0].Kind)
 
 		var sealed string
 		require.NoError(t, e.db.Raw(`SELECT CAST(args AS TEXT) FROM river_job WHERE id = ?`, list[0].ID).Scan(&sealed).Error)
