@@ -23,6 +23,12 @@ PARALLEL ?= 6
 RACE_APP_TESTS := AtOnce|Concurrent|ManyTimes|Twice|Once|Redeem|Redemption|Ledger|Paid|Pays|Credit|Balance|Money|Draw|Job|Queue|Process|Backup
 # The app's race set as an exact list of names (go test -list), for -run and -skip.
 APP_RACE_SET = $(GO) test -list . ./app | grep '^Test' | grep -E '$(RACE_APP_TESTS)' | grep -v '^TestInChromium' | paste -sd'|' -
+# The accessibility walks are the longest tests by far (minutes each tenant and language): they
+# start first, in a go test of their own beside the others, so none is left to run last.
+APP_WALKS := ^TestInChromiumAxeFindsNoWCAGViolationOnAny(Page|ConsolePage)InAnyLanguageOrWidth$$
+# Test databases and Chromium's profile in memory where there is room: SQLite's writes and
+# Chromium's files then never wait for the disk (a test's files are thrown away at its end).
+TEST_TMPDIR := $(shell d=/dev/shm; [ -d $$d ] && [ "$$(df -Pk $$d | awk 'NR==2 {print $$4}')" -gt 4000000 ] 2>/dev/null && mkdir -p $$d/canvass-test && echo $$d/canvass-test || echo $${TMPDIR:-/tmp})
 GOTEST   = $(GO) tool gotestsum --format pkgname-and-test-fails --format-hide-empty-pkg
 # What CI and `make test` print at the end: each package's wall time and the slowest tests.
 REPORT   = $(GO) run ./.ci/testreport
@@ -71,14 +77,17 @@ test-go:
 	$(GO) vet ./...
 	@rm -rf .tmp/test && mkdir -p .tmp/test
 	@set=$$($(APP_RACE_SET)); [ -n "$$set" ] || { echo "test-go: no app race set (go test -list ./app failed?)"; exit 1; }; \
-	status=0; race="^($$set)\$$"; \
+	status=0; race="^($$set)\$$"; export TMPDIR="$(TEST_TMPDIR)"; \
+	$(GOTEST) --jsonfile .tmp/test/app-walks.json -- -count=1 -timeout 45m -parallel $(PARALLEL) \
+		-run '$(APP_WALKS)' ./app > .tmp/test/app-walks.log 2>&1 & walks=$$!; \
 	$(TESTENV) $(GOTEST) --jsonfile .tmp/test/modules.json -- $(RACE) -count=1 -timeout 30m -parallel $(PARALLEL) \
 		$$($(GO) list ./... | grep -v '/app$$') || status=1; \
 	$(TESTENV) $(GOTEST) --jsonfile .tmp/test/app-race.json -- $(RACE) -count=1 -timeout 45m -parallel $(PARALLEL) \
 		-run "$$race" ./app || status=1; \
 	$(GOTEST) --jsonfile .tmp/test/app.json -- -count=1 -timeout 45m -parallel $(PARALLEL) \
-		-skip "$$race" ./app || status=1; \
-	$(REPORT) .tmp/test/modules.json .tmp/test/app-race.json .tmp/test/app.json; \
+		-skip "$$race|$(APP_WALKS)" ./app || status=1; \
+	wait $$walks || status=1; cat .tmp/test/app-walks.log; \
+	$(REPORT) .tmp/test/modules.json .tmp/test/app-race.json .tmp/test/app.json .tmp/test/app-walks.json; \
 	exit $$status
 
 # The edit-test loop, in under 3 minutes with a warm build cache: vet, the island tests and
@@ -88,7 +97,7 @@ check: islands
 	$(GO) vet ./...
 	$(NPM) test
 	@mkdir -p .tmp/test
-	env -u CANVASS_TEST_POSTGRES_URL -u CANVASS_REQUIRE_POSTGRES -u CANVASS_REQUIRE_BROWSER \
+	env -u CANVASS_TEST_POSTGRES_URL -u CANVASS_REQUIRE_POSTGRES -u CANVASS_REQUIRE_BROWSER TMPDIR="$(TEST_TMPDIR)" \
 		$(GOTEST) --jsonfile .tmp/test/check.json -- -short -count=1 -parallel $(PARALLEL) ./... ; status=$$?; \
 		$(REPORT) -n 10 .tmp/test/check.json; exit $$status
 

@@ -42,7 +42,10 @@ func sharedBrowser(t *testing.T) *rod.Browser {
 		shared.launcher = launcher.New().Bin(chromiumPath).Headless(true).NoSandbox(true).Leakless(false).
 			UserDataDir(shared.dir).
 			Set("disable-gpu").Set("disable-background-networking").Set("disable-component-update").
-			Set("disable-sync").Set("no-first-run")
+			Set("disable-sync").Set("no-first-run").
+			// rod turns on disable-dev-shm-usage for containers whose /dev/shm is tiny; here it
+			// made Chromium keep its shared memory in files under /tmp, on the disk.
+			Delete("disable-dev-shm-usage")
 		var controlURL string
 		if controlURL, shared.err = shared.launcher.Launch(); shared.err != nil {
 			return

@@ -52,7 +52,7 @@ func TestInChromiumAnIslandsErrorIsReportedOnceAndScriptErrorNever(t *testing.T)
 				list = b.clientReports(t, tc.panel)
 				return len(list) >= 1
 			}, 10*time.Second, 100*time.Millisecond)
-			time.Sleep(300 * time.Millisecond) // anything else on its way
+			p.MustWaitRequestIdle()() // anything else on its way has been sent and answered
 			list = b.clientReports(t, tc.panel)
 
 			require.Len(t, list, 1, "one report, and no \"Script error.\": %+v", list)

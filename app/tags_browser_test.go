@@ -119,9 +119,11 @@ func TestInChromiumAPanelWithoutATagRequestsNothingFromGoogle(t *testing.T) {
 	go router.Run()
 	t.Cleanup(func() { _ = router.Stop() })
 
+	// Whatever the page asks for, it asks for by the time its network has gone quiet.
+	idle := p.MustWaitRequestIdle()
 	p.MustNavigate(b.url("localhost", "/login"))
 	p.MustWaitLoad()
-	time.Sleep(500 * time.Millisecond)
+	idle()
 	assert.False(t, p.MustEval(`() => 'dataLayer' in window`).Bool())
 	mu.Lock()
 	defer mu.Unlock()
