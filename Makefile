@@ -70,9 +70,10 @@ test: islands check-generated test-islands test-go
 test-islands: node_modules/.installed
 	$(NPM) test
 
-# The Go tests: the modules under -race, then the app package's race set (RACE_APP_TESTS)
-# under -race and the rest without. Each run's `go test -json` is kept in .tmp/test; the report
-# at the end reads all three. A failing run fails the target after the report.
+# The Go tests: the accessibility walks (APP_WALKS) in the background from the start; the
+# modules under -race; the app package's race set under -race; the rest of app without it.
+# Each run's `go test -json` is kept in .tmp/test, and the report at the end reads all four. A
+# failing run fails the target after the report.
 test-go:
 	$(GO) vet ./...
 	@rm -rf .tmp/test && mkdir -p .tmp/test

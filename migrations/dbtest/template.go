@@ -118,12 +118,26 @@ func openPostgresFrom(t testing.TB, admin *sql.DB, template string) *gorm.DB {
 	if err != nil {
 		t.Fatalf("open postgres database: %v", err)
 	}
+	// The server's connections are shared by every test of every package running at once
+	// (max_connections is 100 by default), and the production pool of 32 kept idle let two
+	// packages' tests exhaust them ("too many clients already"). A test needs few at a time;
+	// fifty requests at once queue for them as they would for 32.
+	if sqlDB, err := db.DB(); err == nil {
+		sqlDB.SetMaxOpenConns(testPoolOpen)
+		sqlDB.SetMaxIdleConns(testPoolIdle)
+	}
 	t.Cleanup(func() {
 		closeDB(db)
 		admin.Exec(`DROP DATABASE IF EXISTS "` + name + `" WITH (FORCE)`)
 	})
 	return db
 }
+
+// A test database's connection pool (openPostgresFrom).
+const (
+	testPoolOpen = 10
+	testPoolIdle = 3
+)
 
 // createDatabase creates a test database, a copy of template unless that is "", that commits
 // without waiting for its WAL to reach the disk (synchronous_commit off). A test database is
