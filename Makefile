@@ -6,9 +6,9 @@ RACE    := $(shell command -v gcc >/dev/null 2>&1 && echo -race)
 TESTENV := $(if $(RACE),CGO_ENABLED=1,)
 
 # Tests run side by side (t.Parallel; app/parallel_test.go lists the few that run alone): at
-# most PARALLEL at once within a package, two packages at once (go test's -p, the cores). The
-# tests mostly wait (for a database, a page, a mail), so more than the two cores pay:
-# measured on this 2-core machine, see the README's Tests section.
+# most PARALLEL at once within a package, two packages at once (go test's -p, the cores). A
+# test mostly waits (for a database, a page, a mail), so more tests than cores keep both busy;
+# 6 is a first choice, not yet measured against others over whole runs (README, Tests).
 PARALLEL ?= 6
 
 # The race detector where races can live. Every package but app runs under -race: each is
@@ -64,7 +64,7 @@ build: islands
 run: build
 	CANVASS_ENV=development CANVASS_DEMO=1 ./bin/canvass serve
 
-# Every test, as CI runs it: about NN minutes on this 2-core machine (README, Tests).
+# Every test, as CI runs it: about 32 minutes on this 2-core machine (README, Tests).
 test: islands check-generated test-islands test-go
 
 test-islands: node_modules/.installed

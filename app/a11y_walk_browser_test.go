@@ -28,7 +28,8 @@ import (
 )
 
 // The accessibility walk: axe-core over every page a visitor or a member can reach, on both
-// demo tenants, in every language of each panel, at a phone's and a laptop's width. A page
+// demo tenants, in every language of each panel, at a phone's and a laptop's width in the
+// panel's default language and at the phone's in the others (a11yWidthsIn). A page
 // route that is neither walked nor skipped (with its reason) fails the walk, so a page added
 // later joins it.
 
@@ -660,7 +661,7 @@ type a11ySession struct {
 	page     *rod.Page
 }
 
-// p is the session's page with a fresh 30 s deadline (a deadline is fixed when it is set).
+// p is the session's page with a fresh browserStep deadline (a deadline is fixed when it is set).
 func (s *a11ySession) p() *rod.Page { return s.page.Timeout(browserStep) }
 
 // a11yFinding is one rule broken on one page state, tenant, language and width.
