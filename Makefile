@@ -78,7 +78,7 @@ test-go:
 	$(GO) vet ./...
 	@rm -rf .tmp/test && mkdir -p .tmp/test
 	@set=$$($(APP_RACE_SET)); [ -n "$$set" ] || { echo "test-go: no app race set (go test -list ./app failed?)"; exit 1; }; \
-	status=0; race="^($$set)\$$"; export TMPDIR="$(TEST_TMPDIR)"; \
+	status=0; race="^($$set)\$$"; export TMPDIR="$(TEST_TMPDIR)" CANVASS_CONTRACT_LIST=1; \
 	$(GOTEST) --jsonfile .tmp/test/app-walks.json -- -count=1 -timeout 45m -parallel $(PARALLEL) \
 		-run '$(APP_WALKS)' ./app > .tmp/test/app-walks.log 2>&1 & walks=$$!; \
 	$(TESTENV) $(GOTEST) --jsonfile .tmp/test/modules.json -- $(RACE) -count=1 -timeout 30m -parallel $(PARALLEL) \

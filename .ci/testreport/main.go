@@ -24,7 +24,18 @@ type event struct {
 	Package string
 	Test    string
 	Elapsed float64 // seconds, on pass, fail and skip
+	Output  string
 }
+
+// The API contract's coverage, from the lines the app's TestMain prints with
+// CANVASS_CONTRACT_LIST=1: its tests are split over several runs, so only all of them together
+// say whether every documented operation was exercised.
+const (
+	documentedPrefix = "API contract documented: "
+	exercisedPrefix  = "API contract exercised: "
+)
+
+var contract = struct{ documented, exercised map[string]bool }{map[string]bool{}, map[string]bool{}}
 
 // run is one package in one file: a package may be tested twice (with and without -race).
 type run struct {
@@ -55,6 +66,26 @@ func main() {
 		tests = append(tests, t...)
 	}
 	print(os.Stdout, runs, tests, *n)
+	printContract(os.Stdout)
+}
+
+// printContract says how many documented operations the runs together exercised, and which not.
+func printContract(w io.Writer) {
+	if len(contract.documented) == 0 {
+		return
+	}
+	var missed []string
+	for op := range contract.documented {
+		if !contract.exercised[op] {
+			missed = append(missed, op)
+		}
+	}
+	sort.Strings(missed)
+	fmt.Fprintf(w, "\nAPI contract: %d of %d documented operations exercised and validated by these runs together\n",
+		len(contract.documented)-len(missed), len(contract.documented))
+	for _, op := range missed {
+		fmt.Fprintf(w, "  not exercised: %s\n", op)
+	}
 }
 
 func read(file string) ([]*run, []result, error) {
@@ -82,6 +113,13 @@ func read(file string) ([]*run, []result, error) {
 			order = append(order, r)
 		}
 		switch e.Action {
+		case "output":
+			line := strings.TrimSpace(e.Output)
+			if op, ok := strings.CutPrefix(line, documentedPrefix); ok {
+				contract.documented[op] = true
+			} else if op, ok := strings.CutPrefix(line, exercisedPrefix); ok {
+				contract.exercised[op] = true
+			}
 		case "run":
 			if i := strings.LastIndex(e.Test, "/"); i > 0 {
 				parents[e.Package+" "+e.Test[:i]] = true
