@@ -292,12 +292,15 @@ func databaseURL(base, name string) string {
 // seeds that could leave different rows need different keys.
 func OpenSeeded(t testing.TB, d migrations.Dialect, key string, maxAge time.Duration, seed func(db *gorm.DB) error) *gorm.DB {
 	t.Helper()
-	seededMu.Lock()
-	tpl, err := seededTemplate(t, d, key, maxAge, seed)
-	if err == nil {
-		tpl.users++ // tests copy side by side: a template is removed only once no copy reads it
-	}
-	seededMu.Unlock()
+	tpl, err := func() (*seeded, error) {
+		seededMu.Lock()
+		defer seededMu.Unlock() // also when a helper below ends the test (t.Fatal)
+		tpl, err := seededTemplate(t, d, key, maxAge, seed)
+		if err == nil {
+			tpl.users++ // tests copy side by side: a template is removed only once no copy reads it
+		}
+		return tpl, err
+	}()
 	if err != nil {
 		t.Fatalf("seeded %s template: %v", d, err) // (the key may be long: a whole config)
 	}
