@@ -928,7 +928,7 @@ func (w *a11yWalk) setUp(tn *a11yTenant) {
 	visitor := e.client(tn.host)
 	visitor.get("/forgot-password")
 	visitor.postForm("/forgot-password", url.Values{"email": {tn.emails[a11yMember]}})
-	mail := e.smtp.WaitFor(t, tn.emails[a11yMember], 10*time.Second)
+	mail := e.smtp.WaitFor(t, tn.emails[a11yMember], 30*time.Second)
 	m := a11yResetToken.FindStringSubmatch(mail.Text + mail.HTML)
 	require.NotNil(t, m, mail.Text)
 	tn.resetToken, err = url.QueryUnescape(m[1])

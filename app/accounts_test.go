@@ -292,7 +292,7 @@ func TestPasswordRecoveryMailsASingleUseLinkThatExpiresInAnHour(t *testing.T) {
 		require.Equal(t, http.StatusOK, res.StatusCode)
 		assert.Contains(t, res.Body, "a reset link is on its way")
 
-		mail := e.smtp.WaitFor(t, DemoEmail, 5*time.Second)
+		mail := e.smtp.WaitFor(t, DemoEmail, 30*time.Second)
 		assert.Equal(t, "Reset your Canvass Demo password", mail.Subject)
 		assert.Contains(t, mail.Header("From"), "Canvass Demo")
 		link := mailertest.FirstLink(mail.Text, "http://localhost/reset-password?token=")
@@ -326,7 +326,7 @@ func TestAnExpiredResetLinkIsRefused(t *testing.T) {
 	eachDialect(t, func(t *testing.T, e *env) {
 		c := e.client("localhost")
 		require.Equal(t, http.StatusOK, c.postJSON("/ah/api/v2/user/forgot-password", `{"email":"member@demo.test","srcHost":"127.0.0.1:3000","srcPath":"/reset-password"}`).StatusCode)
-		mail := e.smtp.WaitFor(t, DemoEmail, 5*time.Second)
+		mail := e.smtp.WaitFor(t, DemoEmail, 30*time.Second)
 		link := mailertest.FirstLink(mail.Text, "http://127.0.0.1:3000/reset-password?token=")
 		require.NotEmpty(t, link, mail.Text)
 		require.NoError(t, e.db.Exec("UPDATE account_tokens SET expires_at = ?", time.Now().UTC().Add(-time.Minute)).Error)

@@ -228,7 +228,7 @@ func TestInChromiumAForgottenPasswordIsResetThroughTheMailedLink(t *testing.T) {
 	submit(p, "button[type=submit]")
 	assert.Contains(t, p.MustElement(".notice").MustText(), "reset link is on its way")
 
-	mail := b.smtp.WaitFor(t, DemoEmail, 10*time.Second)
+	mail := b.smtp.WaitFor(t, DemoEmail, 30*time.Second)
 	link := mailertest.FirstLink(mail.HTML, b.url("localhost", "/reset-password?token="))
 	require.NotEmpty(t, link, mail.HTML)
 	p.MustNavigate(link).MustWaitLoad()
@@ -278,7 +278,7 @@ func TestInChromiumNorthwindShowsItsOwnBrandLanguagesAndTermsGate(t *testing.T) 
 	submit(p, "form button[type=submit]")
 	assert.Equal(t, "/validate-email", path(p))
 
-	mail := b.smtp.WaitFor(t, "nw-member@demo.test", 10*time.Second)
+	mail := b.smtp.WaitFor(t, "nw-member@demo.test", 30*time.Second)
 	link := mailertest.FirstLink(mail.Text, b.url("northwind.localhost", "/validate-email/confirm?token="))
 	require.NotEmpty(t, link, mail.Text)
 	p.MustNavigate(link).MustWaitLoad()

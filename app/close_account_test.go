@@ -226,7 +226,7 @@ func TestAMemberWithoutAPasswordClosesThroughTheMailedLink(t *testing.T) {
 
 		mailed := c.postJSON("/ah/api/v1/close-account", `{"reasonForClosing":"closed-by-user"}`)
 		require.Equal(t, http.StatusAccepted, mailed.StatusCode, mailed.Body)
-		mail := e.smtp.WaitFor(t, "social@demo.test", 5*time.Second)
+		mail := e.smtp.WaitFor(t, "social@demo.test", 30*time.Second)
 		assert.Equal(t, "Close your Canvass Demo account", mail.Subject)
 		link := mailertest.FirstLink(mail.HTML, "http://localhost/close-account?token=")
 		require.NotEmpty(t, link, mail.HTML)

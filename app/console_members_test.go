@@ -259,7 +259,7 @@ func TestSupportResendsTheValidationMailOnlyWhileTheEmailIsNotValidated(t *testi
 	res := support.consolePost(page, page+"/resend-validation", url.Values{})
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
 	assert.Contains(t, support.get(res.Header.Get("Location")).Body, "The validation email is sent.")
-	mail := e.smtp.WaitFor(t, jamie, 10*time.Second)
+	mail := e.smtp.WaitFor(t, jamie, 30*time.Second)
 	u, err := url.Parse(mailertest.FirstLink(mail.Text, ""))
 	require.NoError(t, err)
 	demo, err := e.app.Tenancy.PanelByKey(t.Context(), "demo")
@@ -426,7 +426,7 @@ func TestEveryMembersOperationIsAlsoAJSONAPICallWithAToken(t *testing.T) {
 		require.NoError(t, e.db.Exec("UPDATE account_holders SET email_validated_at = NULL WHERE id = (SELECT account_holder_id FROM participants WHERE id = ?)", jamie).Error)
 		act = decode[memberActionJSON](t, api.consoleCall(http.MethodPost, base+"/"+jamie+"/resend-validation", support, ""))
 		assert.True(t, act.MailSent)
-		e.smtp.WaitFor(t, "jamie@demo.test", 10*time.Second)
+		e.smtp.WaitFor(t, "jamie@demo.test", 30*time.Second)
 
 		res = api.consoleCall(http.MethodPost, base+"/"+pid+"/close", support, `{"confirm_email":"`+DemoEmail+`","reason":"api"}`)
 		assert.Equal(t, http.StatusForbidden, res.StatusCode, "support may not close")

@@ -44,7 +44,7 @@ func TestNorthwindSendsANewMemberThroughTheTermsThenTheEmailGate(t *testing.T) {
 
 		page, _ = c.follow(accepted.Header.Get("Location"))
 		assert.Contains(t, page.Body, "gate@northwind.test")
-		mail := e.smtp.WaitFor(t, "gate@northwind.test", 5*time.Second)
+		mail := e.smtp.WaitFor(t, "gate@northwind.test", 30*time.Second)
 		assert.Equal(t, "Confirm your email for Northwind Rewards", mail.Subject)
 		link := mailertest.FirstLink(mail.Text, "http://northwind.localhost/validate-email/confirm?token=")
 		require.NotEmpty(t, link, mail.Text)

@@ -62,7 +62,7 @@ body:
 		require.NoError(t, cmd.run(context.Background(), e.app, e.cfg, &out))
 
 		assert.Regexp(t, `^surveyInvitations to demo: \d+ queued, 0 already queued or sent, 1 skipped \(unsubscribed\)\ncanvass serve sends them`, out.String())
-		mail := e.smtp.WaitFor(t, DemoEmail, 5*time.Second)
+		mail := e.smtp.WaitFor(t, DemoEmail, 30*time.Second)
 		assert.Equal(t, "A new survey for you", mail.Subject)
 		panel, _ := e.demoParticipant()
 		assert.True(t, strings.HasPrefix(mail.Header("List-Unsubscribe"), "<https://"+panel.Hosts[0]+"/ah/api/v1/public/unsubscribe/panel/"+panel.ID+"/"),

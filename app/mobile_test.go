@@ -123,7 +123,7 @@ func TestAMemberVerifiesTheirMobileThroughTheAccountHostAPI(t *testing.T) {
 		assert.Equal(t, "sent", sent.Status)
 		assert.Equal(t, "+447700900123", sent.MobileNumber)
 		assert.WithinDuration(t, time.Now().Add(10*time.Minute), sent.ExpiresAt, time.Minute)
-		msg := sms.WaitFor(t, "+447700900123", 5*time.Second)
+		msg := sms.WaitFor(t, "+447700900123", 30*time.Second)
 		assert.Regexp(t, `^\d{6} is your Northwind Rewards verification code\. It expires in 10 minutes\.$`, msg.Body)
 		code := regexp.MustCompile(`\d{6}`).FindString(msg.Body)
 

@@ -315,7 +315,7 @@ func TestTheOnboardingAPIsFollowTheSpec(t *testing.T) {
 
 		resend := c.do(http.MethodPost, "/api/v1/onboarding/resend", strings.NewReader(fmt.Sprintf(`{"provider":"google","userId":%q,"email":%q}`, userID, unproven.Email)), jsonH)
 		require.Equal(t, http.StatusOK, resend.StatusCode, resend.Body)
-		assert.Contains(t, e.smtp.WaitFor(t, unproven.Email, 10*time.Second).Text, "/validate-email/confirm?token=", "the validation mail went out again")
+		assert.Contains(t, e.smtp.WaitFor(t, unproven.Email, 30*time.Second).Text, "/validate-email/confirm?token=", "the validation mail went out again")
 	})
 }
 

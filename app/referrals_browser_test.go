@@ -72,7 +72,7 @@ func TestInChromiumAMemberInvitesAFriendWhoJoinsFromTheMailAndTheMemberIsCredite
 			assert.Contains(t, m.MustElement("#pending-h + .referral-list").MustText(), tc.friend)
 
 			// The friend opens the mailed link on their own browser and joins.
-			mail := b.smtp.WaitFor(t, tc.friend, 10*time.Second)
+			mail := b.smtp.WaitFor(t, tc.friend, 30*time.Second)
 			assert.Contains(t, mail.Text, "Come and answer surveys with me!")
 			link := mailertest.FirstLink(mail.HTML, b.url("localhost", "/join/invite/"))
 			require.NotEmpty(t, link, mail.HTML)
@@ -112,7 +112,7 @@ func TestInChromiumAMemberInvitesAFriendWhoJoinsFromTheMailAndTheMemberIsCredite
 				assert.Equal(t, "Demo will get your thank-you by email.", flashText(f))
 			}
 			assert.False(t, f.MustHas("[data-blade='thank-referrer']"), "the card has gone")
-			thanks := b.smtp.WaitFor(t, DemoEmail, 10*time.Second)
+			thanks := b.smtp.WaitFor(t, DemoEmail, 30*time.Second)
 			assert.Equal(t, tc.firstName+" says thank you", thanks.Subject)
 
 			// The member dismisses the friend's card.

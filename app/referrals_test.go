@@ -123,7 +123,7 @@ func TestAFriendJoinsFromTheMailedLinkAndTheReferrerIsPaidOnceTheyCompleteTheWel
 		assert.Equal(t, "pending", sent.Status)
 		assert.Equal(t, "USD", sent.CurrencyCode)
 
-		mail := e.smtp.WaitFor(t, "Pat@Example.com", 10*time.Second)
+		mail := e.smtp.WaitFor(t, "Pat@Example.com", 30*time.Second)
 		assert.Equal(t, "Demo invited you to Canvass Demo", mail.Subject)
 		link := mailertest.FirstLink(mail.HTML, "http://localhost/join/invite/")
 		require.Equal(t, "http://localhost/join/invite/"+sent.ID, link)
@@ -162,7 +162,7 @@ func TestAFriendJoinsFromTheMailedLinkAndTheReferrerIsPaidOnceTheyCompleteTheWel
 		require.NotNil(t, pat[0].Action)
 		assert.Equal(t, "/ah/api/v1/blades/thank-referrer."+sent.ID+"/thank-referrer", pat[0].Action.Href)
 		assert.Equal(t, http.StatusOK, friend.postJSON(pat[0].Action.Href, `{}`).StatusCode)
-		thanks := e.smtp.WaitFor(t, DemoEmail, 10*time.Second)
+		thanks := e.smtp.WaitFor(t, DemoEmail, 30*time.Second)
 		assert.Equal(t, "Pat says thank you", thanks.Subject)
 		again := friend.postJSON(pat[0].Action.Href, `{}`)
 		assert.Equal(t, http.StatusConflict, again.StatusCode)
@@ -286,7 +286,7 @@ func TestTheInvitationFormWorksWithoutJavaScriptAndSaysWhatWasRefused(t *testing
 		page := c.get("/referrals")
 		assert.Contains(t, page.Body, "Your invitation is on its way.")
 		assert.Contains(t, page.Body, "quinn@example.com")
-		e.smtp.WaitFor(t, "quinn@example.com", 10*time.Second)
+		e.smtp.WaitFor(t, "quinn@example.com", 30*time.Second)
 
 		id := regexp.MustCompile(`id="invite-([0-9a-f-]{36})" data-status="pending"`).FindStringSubmatch(page.Body)
 		require.NotNil(t, id)
@@ -308,7 +308,7 @@ func TestAnInvitationOpenedOnTheBrowserItWasSentFromCannotBeUsedToJoin(t *testin
 		c := e.member()
 		c.get("/referrals") // the device cookie
 		require.Equal(t, http.StatusSeeOther, c.postForm("/referrals", url.Values{"email": {"alt@example.com"}}).StatusCode)
-		link := mailertest.FirstLink(e.smtp.WaitFor(t, "alt@example.com", 10*time.Second).HTML, "http://localhost/join/invite/")
+		link := mailertest.FirstLink(e.smtp.WaitFor(t, "alt@example.com", 30*time.Second).HTML, "http://localhost/join/invite/")
 		path := strings.TrimPrefix(link, "http://localhost")
 		require.Equal(t, http.StatusOK, c.get("/logout").StatusCode)
 		page := c.get(path)

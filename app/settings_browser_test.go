@@ -132,7 +132,7 @@ func TestInChromiumAMemberUnsubscribesFromTheMailedLink(t *testing.T) {
 		require.NoError(t, b.app.Accounts.SendBulk(context.Background(), panel, b.url("localhost", ""), pid, accounts.BulkMail{
 			Kind: accounts.KindNewsletters, Subject: map[string]string{"en": "Our news"}, Body: map[string]string{"en": "New surveys are waiting."},
 		}))
-		mail := b.smtp.WaitFor(t, DemoEmail, 10*time.Second)
+		mail := b.smtp.WaitFor(t, DemoEmail, 30*time.Second)
 		link := mailertest.FirstLink(mail.HTML, b.url("localhost", "/unsubscribe/"))
 		require.NotEmpty(t, link, mail.HTML)
 
@@ -175,7 +175,7 @@ func TestInChromiumAMemberClosesTheirAccount(t *testing.T) {
 		submit(p, "button[type=submit]")
 		assert.Contains(t, p.MustElement(".form-error").MustText(), "didn't work", "the account is gone")
 
-		closed := b.smtp.WaitFor(t, DemoEmail, 10*time.Second) // sent by the job queue, after the closing
+		closed := b.smtp.WaitFor(t, DemoEmail, 30*time.Second) // sent by the job queue, after the closing
 		assert.Equal(t, "Your Canvass Demo account is closed", closed.Subject)
 	})
 }

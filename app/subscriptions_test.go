@@ -92,7 +92,7 @@ func TestBulkMailGoesToSubscribersWithTheOneClickUnsubscribeHeaders(t *testing.T
 		require.NoError(t, err)
 		assert.Equal(t, accounts.BulkResult{Queued: int(active) - 1, Skipped: 1}, res, "every active member but the one who stopped newsletters")
 
-		mail := e.smtp.WaitFor(t, DemoEmail, 5*time.Second)
+		mail := e.smtp.WaitFor(t, DemoEmail, 30*time.Second)
 		assert.Equal(t, "What's new this month", mail.Subject)
 		assert.Equal(t, "List-Unsubscribe=One-Click", mail.Header("List-Unsubscribe-Post"))
 		header := mail.Header("List-Unsubscribe")
@@ -108,7 +108,7 @@ func TestBulkMailGoesToSubscribersWithTheOneClickUnsubscribeHeaders(t *testing.T
 		page := mailertest.FirstLink(mail.HTML, "http://localhost/unsubscribe/")
 		assert.Equal(t, "http://localhost/unsubscribe/"+panel.ID+"/"+holder+"/"+oneClick.Query().Get("hash")+"?kind=newsletters", page)
 
-		es := e.smtp.WaitFor(t, "lector@demo.test", 5*time.Second)
+		es := e.smtp.WaitFor(t, "lector@demo.test", 30*time.Second)
 		assert.Equal(t, "Novedades del mes", es.Subject, "in the member's language")
 		assert.Contains(t, es.Text, "Dejar de recibir Boletines")
 		for _, m := range e.smtp.Messages() {
@@ -123,11 +123,11 @@ func TestBulkMailGoesToSubscribersWithTheOneClickUnsubscribeHeaders(t *testing.T
 		err = e.app.Accounts.SendBulk(ctx, panel, "http://localhost", demoPID, newsletter(accounts.KindNewsletters))
 		assert.ErrorIs(t, err, accounts.ErrUnsubscribed, "a member who stopped a kind gets none of it")
 		require.NoError(t, e.app.Accounts.SendBulk(ctx, panel, "http://localhost", demoPID, newsletter(accounts.KindReminders)), "but still the other kinds")
-		assert.Contains(t, e.smtp.WaitFor(t, DemoEmail, 5*time.Second).Header("List-Unsubscribe"), "kind=reminders")
+		assert.Contains(t, e.smtp.WaitFor(t, DemoEmail, 30*time.Second).Header("List-Unsubscribe"), "kind=reminders")
 
 		// A transactional mail carries no unsubscribe header: it cannot be stopped.
 		require.Equal(t, http.StatusOK, e.client("localhost").postJSON("/ah/api/v2/user/forgot-password", `{"email":"`+DemoEmail+`"}`).StatusCode)
-		assert.Empty(t, e.smtp.WaitFor(t, DemoEmail, 5*time.Second).Header("List-Unsubscribe"))
+		assert.Empty(t, e.smtp.WaitFor(t, DemoEmail, 30*time.Second).Header("List-Unsubscribe"))
 	})
 }
 

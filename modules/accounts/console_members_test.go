@@ -223,7 +223,7 @@ func TestTheValidationMailIsSentAgainOnlyWhileTheEmailIsNotValidated(t *testing.
 		sent, err := f.m.ResendValidation(f.ctx, f.acme, pid, "https://acme.example.com")
 		require.NoError(t, err)
 		assert.True(t, sent)
-		mail := f.smtp.WaitFor(t, "ada@example.test", 10*time.Second)
+		mail := f.smtp.WaitFor(t, "ada@example.test", 30*time.Second)
 		link := mailertest.FirstLink(mail.Text, "https://acme.example.com/validate-email/confirm?token=")
 		require.NotEmpty(t, link, mail.Text)
 
@@ -258,7 +258,7 @@ func TestAnOperatorClosesAnAccountOnceErasingItAndRecordingWhy(t *testing.T) {
 		var reason string
 		require.NoError(t, f.db.Table("account_closures").Where("participant_id = ?", pid).Pluck("reason", &reason).Error)
 		assert.Equal(t, accounts.ReasonClosedByOperator, reason)
-		f.smtp.WaitFor(t, "ada@example.test", 10*time.Second) // the member is told
+		f.smtp.WaitFor(t, "ada@example.test", 30*time.Second) // the member is told
 
 		_, changed, err = f.m.CloseByOperator(f.ctx, f.acme, pid, "https://acme.example.com")
 		require.NoError(t, err)

@@ -28,7 +28,7 @@ func TestAMemberVerifiesANumberWithTheCodeTextedThroughTwilio(t *testing.T) {
 		sent, err := f.svc.Send(f.ctx, f.globex, pid, "es", "", "", "country")
 		require.NoError(t, err)
 		assert.Equal(t, Sent{MobileNumber: "+447700900123", ExpiresAt: f.clock.Add(10 * time.Minute)}, sent)
-		msg := f.sms.WaitFor(t, "+447700900123", 5*time.Second)
+		msg := f.sms.WaitFor(t, "+447700900123", 30*time.Second)
 		assert.Equal(t, smstest.From, msg.From)
 		assert.Regexp(t, `^\d{6} es tu código de verificación de Panel globex\. Caduca en 10 minutos\.$`, msg.Body, "in the member's language, with the panel's name")
 		code := msg.Body[:6]

@@ -140,7 +140,7 @@ func TestTheFriendThanksTheReferrerByMailOnce(t *testing.T) {
 		name, err := f.svc.ThankReferrer(f.ctx, f.acme, fay.member, id, "https://acme.example.com")
 		require.NoError(t, err)
 		assert.Equal(t, "Ana", name)
-		mail := f.smtp.WaitFor(t, ana.email, 10*time.Second)
+		mail := f.smtp.WaitFor(t, ana.email, 30*time.Second)
 		assert.Equal(t, "Fay te da las gracias", mail.Subject, "in the referrer's language")
 		assert.Contains(t, mail.Text, "https://acme.example.com/referrals")
 		assert.Empty(t, f.cards(fay, Conditions{}), "the card goes once thanked")

@@ -148,7 +148,7 @@ var codeRE = regexp.MustCompile(`\b(\d{6})\b`)
 // Code is the 6-digit code in the next message to a number (see WaitFor).
 func (s *Server) Code(t testing.TB, to string) string {
 	t.Helper()
-	m := s.WaitFor(t, to, 5*time.Second)
+	m := s.WaitFor(t, to, 30*time.Second) // a text on its way: generous on a loaded machine, returns on arrival
 	c := codeRE.FindStringSubmatch(m.Body)
 	if c == nil {
 		t.Fatalf("smstest: no 6-digit code in %q", m.Body)
