@@ -69,7 +69,7 @@ build: islands
 run: build
 	CANVASS_ENV=development CANVASS_DEMO=1 ./bin/canvass serve
 
-# Every test, as CI runs it: about 32 minutes on this 2-core machine (README, Tests).
+# Every test, as CI runs it: about 18 minutes of tests on this 2-core machine (README, Tests).
 test: islands check-generated test-islands test-go
 
 test-islands: node_modules/.installed

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/canvass/canvass/migrations"
 	"github.com/canvass/canvass/modules/mailer/mailertest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -335,6 +336,104 @@ func TestAnExpiredResetLinkIsRefused(t *testing.T) {
 		assert.Equal(t, http.StatusBadRequest, res.StatusCode)
 		_, msg, _ := apiError(t, res)
 		assert.Contains(t, msg, "expired")
+	})
+}
+
+func TestANewPasswordEndsEveryOtherResetLinkOfTheAccount(t *testing.T) {
+	t.Parallel()
+	eachDialect(t, func(t *testing.T, e *env) {
+		resetLink := func() string {
+			c := e.client("localhost")
+			require.Equal(t, http.StatusOK, c.postJSON("/ah/api/v2/user/forgot-password", `{"email":"member@demo.test"}`).StatusCode)
+			mail := e.smtp.WaitFor(t, DemoEmail, 30*time.Second)
+			link := mailertest.FirstLink(mail.Text, "http://localhost/reset-password?token=")
+			require.NotEmpty(t, link, mail.Text)
+			u, err := url.Parse(link)
+			require.NoError(t, err)
+			return u.Query().Get("token")
+		}
+		reset := func(token, password string) *response {
+			return e.client("localhost").postJSON("/ah/api/v1/user/reset-password", `{"token":"`+token+`","password":"`+password+`"}`)
+		}
+
+		t.Run("a newer link used ends an older one", func(t *testing.T) {
+			older, newer := resetLink(), resetLink()
+			require.Equal(t, http.StatusOK, reset(newer, "a-brand-new-password").StatusCode)
+			res := reset(older, "an-attackers-password")
+			assert.Equal(t, http.StatusBadRequest, res.StatusCode)
+			_, msg, _ := apiError(t, res)
+			assert.Contains(t, msg, "expired or was already used")
+		})
+		t.Run("an older link used ends a newer one", func(t *testing.T) {
+			older, newer := resetLink(), resetLink()
+			require.Equal(t, http.StatusOK, reset(older, "another-new-password").StatusCode)
+			assert.Equal(t, http.StatusBadRequest, reset(newer, "an-attackers-password").StatusCode)
+		})
+		t.Run("a password changed in the settings ends every link", func(t *testing.T) {
+			link := resetLink()
+			c := e.client("localhost")
+			require.Equal(t, http.StatusSeeOther, c.login(DemoEmail, "another-new-password").StatusCode)
+			require.Equal(t, http.StatusOK, c.postJSON("/ah/api/v1/change-password", `{"oldPassword":"another-new-password","newPassword":"a-third-password"}`).StatusCode)
+			assert.Equal(t, http.StatusBadRequest, reset(link, "an-attackers-password").StatusCode)
+		})
+		ok := e.client("localhost").postJSON("/ah/api/v2/user/login", `{"email":"member@demo.test","password":"a-third-password"}`)
+		assert.Equal(t, http.StatusOK, ok.StatusCode, "the password the member chose last holds")
+	})
+}
+
+// Timing once told a known address from an unknown one (4.4 ms against 1.85): the request
+// now only queues the task that looks the address up, the same work either way.
+func TestAForgotPasswordRequestDoesTheSameWorkForAKnownAndAnUnknownAddress(t *testing.T) {
+	t.Parallel()
+	eachDialectWith(t, withoutJobWorkers(), func(t *testing.T, e *env) {
+		ask := func(email string) (int64, int64) {
+			c := e.client("localhost")
+			tasks := e.count(t, "SELECT COUNT(*) FROM river_job WHERE kind = 'task'")
+			before := migrations.RoundTrips(e.db)
+			res := c.postJSON("/ah/api/v2/user/forgot-password", `{"email":"`+email+`"}`)
+			n := migrations.RoundTrips(e.db) - before
+			require.Equal(t, http.StatusOK, res.StatusCode, res.Body)
+			return n, e.count(t, "SELECT COUNT(*) FROM river_job WHERE kind = 'task'") - tasks
+		}
+		ask("warm-up@example.test") // the panel's settings and the statements, cached
+		tokens := e.count(t, "SELECT COUNT(*) FROM account_tokens")
+		known, knownTasks := ask(DemoEmail)
+		unknown, unknownTasks := ask("nobody-here@example.test")
+		assert.Equal(t, known, unknown, "the same database round trips")
+		assert.Equal(t, int64(1), knownTasks)
+		assert.Equal(t, int64(1), unknownTasks)
+		assert.Equal(t, tokens, e.count(t, "SELECT COUNT(*) FROM account_tokens"), "no link is made in the request")
+	})
+}
+
+func TestMailedLinksGoToThePanelsOwnOriginWhateverHostTheRequestNamed(t *testing.T) {
+	t.Parallel()
+	eachDialect(t, func(t *testing.T, e *env) {
+		for _, host := range []string{"localhost:8443", "LOCALHOST.", "Localhost"} {
+			t.Run(host, func(t *testing.T) {
+				c := e.client(host)
+				res := c.postJSON("/ah/api/v2/user/forgot-password", `{"email":"member@demo.test"}`)
+				require.Equal(t, http.StatusOK, res.StatusCode, res.Body)
+				mail := e.smtp.WaitFor(t, DemoEmail, 30*time.Second)
+				assert.NotEmpty(t, mailertest.FirstLink(mail.Text, "http://localhost/reset-password?token="), mail.Text)
+				assert.NotContains(t, mail.Text, host+"/")
+			})
+		}
+	})
+}
+
+func TestAnswersThatCarryATokenAreNeverStoredByACache(t *testing.T) {
+	t.Parallel()
+	eachDialect(t, func(t *testing.T, e *env) {
+		login := e.client("localhost").postJSON("/ah/api/v2/user/login", `{"email":"member@demo.test","password":"demo-password-1"}`)
+		require.Equal(t, http.StatusOK, login.StatusCode)
+		join := e.client("localhost").postJSON("/ah/api/v2/user/register", `{"email":"cache@example.test","password":"cache-pass-1","firstName":"Cache"}`)
+		require.Equal(t, http.StatusCreated, join.StatusCode, join.Body)
+		jwt := e.member().api().get("/ah/api/v1/user/profile/jwt")
+		require.Equal(t, http.StatusOK, jwt.StatusCode)
+		for name, res := range map[string]*response{"login (pp-token)": login, "sign-up (pp-token)": join, "profile JWT": jwt} {
+			assert.Equal(t, "no-store", res.Header.Get("Cache-Control"), name)
+		}
 	})
 }
 

@@ -13,7 +13,6 @@ import (
 	"github.com/canvass/canvass/modules/console"
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
-	"github.com/pquerna/otp/totp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -36,9 +35,7 @@ func consoleEnrol(t *testing.T, p *rod.Page) string {
 	secret := p.MustElement("#totp-secret").MustText()
 	require.Regexp(t, `^[A-Z2-7]{16,}$`, secret)
 	assert.Contains(t, p.MustElement("#totp-uri").MustText(), "secret="+secret)
-	code, err := totp.GenerateCode(secret, time.Now())
-	require.NoError(t, err)
-	fill(p, map[string]string{"#f-code": code})
+	fill(p, map[string]string{"#f-code": totpCode(t, secret)})
 	submit(p, "form[action='/console/totp/enrol'] button[type=submit]")
 	return secret
 }
@@ -95,9 +92,7 @@ func TestInChromiumTheDemoOwnerEnrolsTOTPAddsAnEditorAndSeesItInTheAuditLog(t *t
 	p2 := b.page(t, b.url(consoleHost, "/console/login"))
 	consoleSignIn(p2, "owner@ops.demo.test", "console-owner-1")
 	require.Equal(t, "/console/login/totp", path(p2))
-	code, err := totp.GenerateCode(secret, time.Now())
-	require.NoError(t, err)
-	fill(p2, map[string]string{"#f-code": code})
+	fill(p2, map[string]string{"#f-code": totpCode(t, secret)})
 	submit(p2, "form[action='/console/login/totp'] button[type=submit]")
 	assert.Equal(t, "/console/", path(p2))
 }
@@ -245,9 +240,7 @@ func consoleWalk(t *testing.T, lang string) {
 	fill(s.p(), map[string]string{"#f-code": "000000"})
 	w.submit(s, "form[action='/console/login/totp'] button[type=submit]")
 	w.check(s, "console: TOTP step, refused")
-	code, err := totp.GenerateCode(secret, time.Now())
-	require.NoError(t, err)
-	fill(s.p(), map[string]string{"#f-code": code})
+	fill(s.p(), map[string]string{"#f-code": totpCode(t, secret)})
 	w.submit(s, "form[action='/console/login/totp'] button[type=submit]")
 	assert.Equal(t, "/console/", path(s.p()))
 	w.finish(fmt.Sprintf("%d console page states in %s at %v px", len(w.pages), lang, w.widths), start, 0)

@@ -11,10 +11,11 @@ import (
 )
 
 // consoleMoney is the console's money part: the redemption queue, ledger adjustments,
-// competitions and the daily summary, over the redemptions, wallet and competitions modules.
+// competitions, the daily summary and offer credits held for review, over the redemptions,
+// wallet, competitions and offers modules.
 func consoleMoney(a *App) console.Part {
 	return consolemoney.New(consolemoney.Deps{
-		Redemptions: a.Redemptions, Wallet: a.Wallet, Competitions: a.Competitions, Panel: a.Tenancy.PanelByKey,
+		Redemptions: a.Redemptions, Wallet: a.Wallet, Competitions: a.Competitions, Offers: a.Offers.Service(), Panel: a.Tenancy.PanelByKey,
 		MemberByEmail: func(ctx context.Context, panel *web.Panel, email string) (string, error) {
 			pid, err := a.Accounts.Service().ParticipantByEmail(ctx, panel, email)
 			if errors.Is(err, accounts.ErrNotFound) {

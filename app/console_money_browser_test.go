@@ -6,6 +6,8 @@ import (
 
 	"github.com/canvass/canvass/modules/campaigns"
 	"github.com/canvass/canvass/modules/competitions"
+	"github.com/canvass/canvass/modules/offers"
+	"github.com/canvass/canvass/modules/offers/offerstest"
 	"github.com/canvass/canvass/modules/redemptions"
 	"github.com/canvass/canvass/modules/wallet"
 	"github.com/google/uuid"
@@ -19,6 +21,7 @@ func init() {
 			"/console/panels/:panel/redemptions", "/console/panels/:panel/redemptions/:id",
 			"/console/panels/:panel/ledger", "/console/panels/:panel/competitions",
 			"/console/panels/:panel/competitions/:id", "/console/panels/:panel/summary",
+			"/console/panels/:panel/offer-holds",
 		},
 		skipped: map[string]string{"/console/panels/:panel/summary.csv": "CSV, not a page"},
 		visit:   moneyA11yVisit,
@@ -100,6 +103,23 @@ func moneyA11yVisit(t *testing.T, w *a11yWalk, s *a11ySession) {
 	w.check(s, "console: money, daily summary")
 	w.open(s, "/console/panels/northwind/summary?from=2026-12-31&to=2026-01-01")
 	w.check(s, "console: money, daily summary, period refused")
+
+	// An offer credit above the panel's ceiling, held: the list, and a refusal without a reason.
+	require.NoError(t, app.Offers.ApplyIn(ctx, panel.ID, panel.CurrencyCode, &offers.Spec{
+		BaseURL: "https://api.offers.example/v1", AppID: "walk-app", PostbackSecret: "walk-postback-secret-1", CreditCeiling: "10.00"}))
+	sub, err := app.Offers.Service().SubID(ctx, panel.ID, pid)
+	require.NoError(t, err)
+	signed, err := offerstest.PostbackURL("/api/v1/demo/offers/postback", "walk-postback-secret-1", offerstest.PostbackParams{
+		SubID: sub, TransactionID: "walk-" + uuid.NewString(), OfferID: "survey-app", OfferName: "Survey App Pro", Amount: "50.00", Currency: "USD", Status: "credited"})
+	require.NoError(t, err)
+	_, err = app.Offers.Service().Receive(ctx, offers.PostbackRequest{Panel: panel, PathAndQuery: signed})
+	require.NoError(t, err)
+	w.open(s, "/console/panels/demo/offer-holds")
+	w.check(s, "console: money, held offer credits")
+	noValidate()
+	w.submit(s, "#holds form[action$='/refuse'] button[type=submit]")
+	shown("#holds-error")
+	w.check(s, "console: money, held credit refusal refused")
 }
 
 // The member redeems in the member app; finance approves and pays it on the console host;

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -36,14 +37,40 @@ func (c *client) consolePost(from, target string, form url.Values) *response {
 	return c.do(http.MethodPost, target, strings.NewReader(form.Encode()), http.Header{"Content-Type": {"application/x-www-form-urlencoded"}})
 }
 
+// totpSteps is the last time step each TOTP secret's code was used for in this test process.
+var totpSteps = struct {
+	sync.Mutex
+	last map[string]int64
+}{last: map[string]int64{}}
+
+// totpCode is the code an authenticator shows for secret, for a step not used before: the
+// console accepts each step once (RFC 6238 §5.2), so signing in again within 30 seconds of the
+// enrolment or of the last sign-in takes the next step's code, which the server's skew of one
+// step accepts; past that, it waits for the clock to reach the step.
+func totpCode(t testing.TB, secret string) string {
+	t.Helper()
+	for {
+		totpSteps.Lock()
+		now := time.Now().Unix() / 30
+		step := max(now, totpSteps.last[secret]+1)
+		if step <= now+1 {
+			totpSteps.last[secret] = step
+			totpSteps.Unlock()
+			code, err := totp.GenerateCode(secret, time.Unix(step*30, 0))
+			require.NoError(t, err)
+			return code
+		}
+		totpSteps.Unlock()
+		time.Sleep(time.Until(time.Unix((step-1)*30, 0)))
+	}
+}
+
 // consoleLogin signs an operator in by password (and TOTP, when they have a secret).
 func (c *client) consoleLogin(email, password, secret string) *response {
 	c.e.t.Helper()
 	res := c.consolePost("/console/login", "/console/login", url.Values{"email": {email}, "password": {password}})
 	if secret != "" && res.StatusCode == http.StatusSeeOther && res.Header.Get("Location") == "/console/login/totp" {
-		code, err := totp.GenerateCode(secret, time.Now())
-		require.NoError(c.e.t, err)
-		res = c.consolePost("/console/login/totp", "/console/login/totp", url.Values{"code": {code}})
+		res = c.consolePost("/console/login/totp", "/console/login/totp", url.Values{"code": {totpCode(c.e.t, secret)}})
 	}
 	return res
 }
@@ -138,9 +165,7 @@ func TestAnOperatorEnrolsTOTPThenNeedsACodeOrARecoveryCodeOnce(t *testing.T) {
 		assert.Contains(t, html.UnescapeString(page.Body), "otpauth://totp/")
 		wrong := c.consolePost("/console/totp/enrol", "/console/totp/enrol", url.Values{"code": {"000000"}})
 		assert.Equal(t, http.StatusUnprocessableEntity, wrong.StatusCode)
-		code, err := totp.GenerateCode(secret[1], time.Now())
-		require.NoError(t, err)
-		done := c.consolePost("/console/totp/enrol", "/console/totp/enrol", url.Values{"code": {code}})
+		done := c.consolePost("/console/totp/enrol", "/console/totp/enrol", url.Values{"code": {totpCode(t, secret[1])}})
 		require.Equal(t, http.StatusOK, done.StatusCode, done.Body)
 		codes := regexp.MustCompile(`<li><code>([a-z2-7]{5}-[a-z2-7]{5})</code></li>`).FindAllStringSubmatch(done.Body, -1)
 		require.Len(t, codes, console.RecoveryCodes)

@@ -227,7 +227,7 @@ func applyTenantFiles(ctx context.Context, app *App, files []string, log *slog.L
 			errs = append(errs, fmt.Errorf("%s: %w", name, err))
 			continue
 		}
-		if err := errors.Join(accounts.ValidateSignIn(signIn.SignIn, signIn.Captcha), signIn.Offers.Validate()); err != nil {
+		if err := errors.Join(accounts.ValidateSignIn(signIn.SignIn, signIn.Captcha), signIn.Offers.ValidateIn(spec.CurrencyCode)); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", name, err))
 			continue
 		}
@@ -249,7 +249,7 @@ func applyTenantFiles(ctx context.Context, app *App, files []string, log *slog.L
 			errs = append(errs, fmt.Errorf("%s: %w", name, err))
 			continue
 		}
-		if err := app.Offers.Apply(ctx, id, signIn.Offers); err != nil {
+		if err := app.Offers.ApplyIn(ctx, id, spec.CurrencyCode, signIn.Offers); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", name, err))
 			continue
 		}

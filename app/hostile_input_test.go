@@ -201,3 +201,35 @@ func TestAPageAskedWithARefusedParameterSaysWhatIsWrong(t *testing.T) {
 		assert.Contains(t, res.Body, "Canvass Demo", "the panel's page")
 	})
 }
+
+// encoding/json matches keys to fields ignoring case and stops reading after the first
+// document: a redeem once paid 11.00 for {"amount":"10.00","AMOUNT":"11.00"}. Every body is
+// now read by exact names and to its end, and such a request changes nothing.
+func TestABodyWithAFieldInOtherLettersOrSomethingAfterItRedeemsNothing(t *testing.T) {
+	t.Parallel()
+	eachDialectWith(t, withoutJobWorkers(), func(t *testing.T, e *env) {
+		c := e.member()
+		cases := []struct {
+			name, body, field string // field: the one the answer names, if any
+		}{
+			{"the amount twice, once in capitals", `{"redemptionId":"amazon-voucher","amount":"10.00","AMOUNT":"11.00"}`, "AMOUNT"},
+			{"the amount in capitals alone", `{"redemptionId":"amazon-voucher","AMOUNT":"11.00"}`, "AMOUNT"},
+			{"a second document after the first", `{"redemptionId":"amazon-voucher","amount":"10.00"} {"amount":"11.00"}`, ""},
+			{"text after the document", `{"redemptionId":"amazon-voucher","amount":"10.00"} xx`, ""},
+		}
+		for i, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				before := tableRows(t, e.db)
+				res := c.do(http.MethodPost, redeemPath, strings.NewReader(tc.body),
+					http.Header{"Content-Type": {"application/json"}, "Idempotency-Key": {fmt.Sprintf("case-%d", i)}})
+				require.Equal(t, http.StatusBadRequest, res.StatusCode, res.Body)
+				if tc.field != "" {
+					apiRefusal(t, res, tc.field)
+				}
+				_, msg, _ := apiError(t, res)
+				assert.NotEmpty(t, msg)
+				assert.Equal(t, before, tableRows(t, e.db), "a refused request writes nothing")
+			})
+		}
+	})
+}

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 
+	"github.com/canvass/canvass/migrations"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -96,4 +99,26 @@ func TestTheTranslationsAPIServesTheOfferedLanguages(t *testing.T) {
 		add := e.client("localhost").postJSON("/api/v1/translations/add/translation/es", `{"feed.some_key":"Some text"}`)
 		assert.Equal(t, http.StatusNoContent, add.StatusCode)
 	})
+}
+
+func TestTheTranslationsAPIGivesEveryPlaceholderInTheIslandsSyntaxInEveryLanguage(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, migrations.SQLite)
+	for _, p := range []struct{ host, langs string }{{"localhost", "en es"}, {"northwind.localhost", "en ru zh"}} {
+		for _, lang := range strings.Fields(p.langs) {
+			t.Run(p.host+"/"+lang, func(t *testing.T) {
+				var messages map[string]string
+				res := e.client(p.host).get("/api/v1/translations/load/translation/" + lang)
+				require.Equal(t, http.StatusOK, res.StatusCode)
+				require.NoError(t, json.Unmarshal([]byte(res.Body), &messages))
+				for id, text := range messages {
+					assert.NotContains(t, text, "<no value>", id)
+					assert.NotContains(t, text, "{{", id)
+				}
+				if lang == "en" {
+					assert.Equal(t, "{Month} {Day}, {Year}", messages["common.date"])
+				}
+			})
+		}
+	}
 }

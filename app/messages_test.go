@@ -191,33 +191,34 @@ var messageWrappers = []struct {
 	pkg, name string
 	form      msgCallForm
 }{
-	{"modules/accounts", "appendInvalid", msgCallForm{args: 3, id: 2, data: -1, count: -1}},                                           // appendInvalid(e, field, id)
-	{"modules/accounts", "send", msgCallForm{args: 6, id: 4, data: -1, count: -1, keys: []string{"App", "Name"}, family: true}},       // Mails.send(ctx, panel, ah, lang, "mail.reset", link): mail.reset.*
-	{"modules/accounts", "tr", msgCallForm{args: 1, id: 0, data: -1, count: -1, keys: []string{"App", "Name"}}},                       // send's tr(id)
-	{"modules/accounts", "t", msgCallForm{args: 1, id: 0, data: -1, count: -1}},                                                       // Framed's t(id)
-	{"modules/accounts", "pictureRefused", msgCallForm{args: 4, id: 1, data: 3, count: -1}},                                           // pictureRefused(status, id, code, data)
-	{"modules/console", "T", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                                         // Module.T(c, id, data)
-	{"modules/console/money", "t", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                                   // Part.t(c, id, data)
-	{"modules/console/panels", "t", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                                  // Part.t(c, id, data)
-	{"modules/console/panels", "fieldLabel", msgCallForm{args: 2, id: 1, data: -1, count: -1, prefix: "console.panels.theme.field."}}, // fieldLabel(c, field)
-	{"modules/console/panels", "refuse", msgCallForm{args: 1, id: 0, data: -1, count: -1, keys: []string{"Max"}}},                     // the upload's refuse(id)
-	{"modules/console/panels", "hint", msgCallForm{args: 2, id: 1, data: -1, count: -1}},                                              // settings' hint(field, id)
-	{"modules/console/panels", "text", msgCallForm{args: 2, id: 0, data: -1, count: -1, prefix: "console.panels.field."}},             // settings' text(name, value)
-	{"modules/console/panels", "field", msgCallForm{args: 3, id: 0, data: -1, count: -1, prefix: "console.panels.field."}},            // create's field(name, value, hintID): the label
-	{"modules/console/panels", "field", msgCallForm{args: 3, id: 2, data: -1, count: -1}},                                             // and the hint
-	{"modules/console/campaigns", "stateLabel", msgCallForm{args: 2, id: 1, data: -1, count: -1, prefix: "console.campaigns.state."}}, // stateLabel(c, state)
-	{"modules/console/money", "fact", msgCallForm{args: 2, id: 0, data: -1, count: -1}},                                               // fact(id, value)
-	{"modules/competitions", "title", msgCallForm{args: 4, id: 1, data: -1, count: -1, keys: []string{"Prize"}}},                      // title(lang, id, english, prize)
-	{"modules/feed", "add", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                                          // FeedQuery.Check's add(field, id, data)
-	{"modules/feed", "cardGone", msgCallForm{args: 2, id: 1, data: -1, count: -1}},                                                    // cardGone(c, flashID)
-	{"modules/mobile", "codeError", msgCallForm{args: 3, id: 1, data: -1, count: -1}},                                                 // codeError(status, id, code)
-	{"modules/mobile", "done", msgCallForm{args: 2, id: 1, data: -1, count: -1}},                                                      // done(c, flash)
-	{"modules/redemptions", "done", msgCallForm{args: 2, id: 1, data: -1, count: -1}},                                                 // done(c, flash)
-	{"modules/redemptions", "invalid", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                               // CheckBank's invalid(field, id, data)
-	{"modules/referrals", "refusal", msgCallForm{args: 4, id: 1, data: 3, count: -1}},                                                 // refusal(status, id, code, data)
-	{"modules/referrals", "translate", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                               // Service.translate(lang, id, data)
-	{"modules/surveys", "badAnswer", msgCallForm{args: 2, id: 0, data: 1, count: -1}},                                                 // badAnswer(id, data)
-	{"modules/wallet", "invalid", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                                    // apiQuery's invalid(field, id, data)
+	{"modules/accounts", "appendInvalid", msgCallForm{args: 3, id: 2, data: -1, count: -1}},                                               // appendInvalid(e, field, id)
+	{"modules/accounts", "send", msgCallForm{args: 6, id: 4, data: -1, count: -1, keys: []string{"App", "Name"}, family: true}},           // Mails.send(ctx, panel, ah, lang, "mail.reset", link): mail.reset.*
+	{"modules/accounts", "tr", msgCallForm{args: 1, id: 0, data: -1, count: -1, keys: []string{"App", "Name"}}},                           // send's tr(id)
+	{"modules/accounts", "t", msgCallForm{args: 1, id: 0, data: -1, count: -1}},                                                           // Framed's t(id)
+	{"modules/accounts", "pictureRefused", msgCallForm{args: 4, id: 1, data: 3, count: -1}},                                               // pictureRefused(status, id, code, data)
+	{"modules/console", "T", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                                             // Module.T(c, id, data)
+	{"modules/console/money", "t", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                                       // Part.t(c, id, data)
+	{"modules/console/panels", "t", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                                      // Part.t(c, id, data)
+	{"modules/console/panels", "fieldLabel", msgCallForm{args: 2, id: 1, data: -1, count: -1, prefix: "console.panels.theme.field."}},     // fieldLabel(c, field)
+	{"modules/console/panels", "refuse", msgCallForm{args: 1, id: 0, data: -1, count: -1, keys: []string{"Max"}}},                         // the upload's refuse(id)
+	{"modules/console/panels", "hint", msgCallForm{args: 2, id: 1, data: -1, count: -1}},                                                  // settings' hint(field, id)
+	{"modules/console/panels", "text", msgCallForm{args: 2, id: 0, data: -1, count: -1, prefix: "console.panels.field."}},                 // settings' text(name, value)
+	{"modules/console/panels", "field", msgCallForm{args: 3, id: 0, data: -1, count: -1, prefix: "console.panels.field."}},                // create's field(name, value, hintID): the label
+	{"modules/console/panels", "field", msgCallForm{args: 3, id: 2, data: -1, count: -1}},                                                 // and the hint
+	{"modules/console/campaigns", "stateLabel", msgCallForm{args: 2, id: 1, data: -1, count: -1, prefix: "console.campaigns.state."}},     // stateLabel(c, state)
+	{"modules/console/money", "holdStatusLabel", msgCallForm{args: 2, id: 1, data: -1, count: -1, prefix: "console.money.holds.status."}}, // holdStatusLabel(c, status)
+	{"modules/console/money", "fact", msgCallForm{args: 2, id: 0, data: -1, count: -1}},                                                   // fact(id, value)
+	{"modules/competitions", "title", msgCallForm{args: 4, id: 1, data: -1, count: -1, keys: []string{"Prize"}}},                          // title(lang, id, english, prize)
+	{"modules/feed", "add", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                                              // FeedQuery.Check's add(field, id, data)
+	{"modules/feed", "cardGone", msgCallForm{args: 2, id: 1, data: -1, count: -1}},                                                        // cardGone(c, flashID)
+	{"modules/mobile", "codeError", msgCallForm{args: 3, id: 1, data: -1, count: -1}},                                                     // codeError(status, id, code)
+	{"modules/mobile", "done", msgCallForm{args: 2, id: 1, data: -1, count: -1}},                                                          // done(c, flash)
+	{"modules/redemptions", "done", msgCallForm{args: 2, id: 1, data: -1, count: -1}},                                                     // done(c, flash)
+	{"modules/redemptions", "invalid", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                                   // CheckBank's invalid(field, id, data)
+	{"modules/referrals", "refusal", msgCallForm{args: 4, id: 1, data: 3, count: -1}},                                                     // refusal(status, id, code, data)
+	{"modules/referrals", "translate", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                                   // Service.translate(lang, id, data)
+	{"modules/surveys", "badAnswer", msgCallForm{args: 2, id: 0, data: 1, count: -1}},                                                     // badAnswer(id, data)
+	{"modules/wallet", "invalid", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                                        // apiQuery's invalid(field, id, data)
 }
 
 // msgNumericSamples are the placeholders that hold numbers; the others get a string.

@@ -36,6 +36,10 @@ var runsAlone = map[string]string{
 	"app.TestAChangeMadeThroughOneProcessShowsThroughTheOtherWithinTheCacheBound": "measures how soon a second process sees a change against the cache bound",
 	"app.TestSIGTERMLetsARequestInFlightFinishWhileNewConnectionsAreRefused":      "a request held in flight while the server drains, timed against the drain",
 
+	// It watches the process's heap while the server refuses 24 uploads at once: another test's
+	// memory would be counted as its own.
+	"app.TestTwentyFourSmallPicturesOfHugeImagesAtOnceKeepTheServersMemoryBounded": "measures the process's heap during 24 uploads at once",
+
 	// Load runs and measurements (`make bench`; skipped unless their variable is set): they
 	// measure the machine, so nothing else may share it.
 	"app.TestCeilingRun":          "load run: req/s of the ceiling program and the app (CANVASS_BENCH)",

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"sync"
 	"time"
 
@@ -133,7 +134,7 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 		a.Tenancy.CacheFor(cfg.PanelCacheTTL)
 	}
 	accountsDeps := accounts.Deps{
-		DB: db, Kit: kit, Limiter: limiter, Mail: mail, Outbox: a.Jobs, Log: log, BaseURL: cfg.BaseURL,
+		DB: db, Kit: kit, Limiter: limiter, Mail: mail, Outbox: a.Jobs, Tasks: a.Jobs, Log: log, BaseURL: cfg.BaseURL,
 		Social: social.New(nil), Captcha: captcha.New(nil), SignInCacheTTL: cmp.Or(cfg.PanelCacheTTL, tenancy.DefaultCacheTTL),
 		Storage: accounts.DiskStorage{Dir: cfg.UploadsDir}, UnsubscribeMailto: cfg.UnsubscribeMailto,
 	}
@@ -142,12 +143,18 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 			return nil, err
 		}
 		accountsDeps.LocalCaptcha = a.dev.captcha
+		// Like a real provider's registered redirect URIs: back to a panel's own host only.
+		a.dev.signIn.RestrictRedirects(func(u *url.URL) bool {
+			_, err := a.Tenancy.PanelByHost(context.Background(), u.Host)
+			return err == nil
+		})
 		if a.partner, err = newDemoPartner(cfg.Addr); err != nil {
 			return nil, err
 		}
 	}
 	a.Accounts = accounts.New(accountsDeps)
 	a.Accounts.ObserveLogins(a.Metrics.Login)
+	a.Jobs.HandleTask(accounts.TaskPasswordReset, a.Accounts.Service().RunPasswordReset)
 	a.Wallet = wallet.New(wallet.Deps{DB: db, Kit: kit, Log: log, Guard: a.Accounts, PanelOf: accounts.PanelOfParticipant})
 	a.Accounts.JoinMember(a.Wallet.MemberJoin()) // the top bar's balance comes with the session
 	a.Campaigns = campaigns.New(campaigns.Deps{DB: db, Log: log, Standing: surveys.Standing{}})
@@ -219,7 +226,7 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	a.Console = console.New(console.Deps{
 		DB: db, Kit: kit, Log: log, Limiter: limiter, Panels: consolePanels(db, a.Tenancy), Host: cfg.ConsoleHost,
 		Development: cfg.Env == "development", Production: cfg.Production(),
-		Parts: []console.Part{consolePanelSettings(a), consoleCampaigns(a), consoleMoney(a), consoleMembers(a)},
+		Parts: []console.Part{consolePanelSettings(a), consoleCampaigns(a), consoleMoney(a), consoleMembers(a, kit)},
 	})
 	a.Home = home.New(kit, a.Accounts, func(ctx context.Context) error {
 		sqlDB, err := db.DB()
@@ -267,6 +274,7 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	f.Use(a.Console.Gate())
 	f.Use(web.Compress())
 	f.Use(a.Tenancy.Middleware())
+	a.Tenancy.AssetRoutes(f)
 	f.Use(a.Accounts.Session())
 	f.Use(kit.Locale())
 	f.Use(kit.CSRF())

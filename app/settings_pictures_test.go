@@ -13,8 +13,12 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/metrics"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/canvass/canvass/modules/testsupport/imagetest"
 	"github.com/stretchr/testify/assert"
@@ -198,4 +202,58 @@ func TestTheSettingsPageUploadsAPictureTheTopBarShows(t *testing.T) {
 		require.Equal(t, http.StatusSeeOther, del.StatusCode, del.Body)
 		assert.NotContains(t, c.get("/settings").Body, `class="topbar-pic"`)
 	})
+}
+
+// A 130 KB PNG of 4096×4096 16-bit pixels, uploaded 24 times at once, once took the server from
+// 548 MB to 6.78 GB. Now each is refused from its header (413) or, past the member's uploads
+// of the minute, at once (429): the process's heap stays within a stated bound meanwhile. It
+// runs alone (app/parallel_test.go) so that the heap it watches is its own.
+func TestTwentyFourSmallPicturesOfHugeImagesAtOnceKeepTheServersMemoryBounded(t *testing.T) {
+	eachDialectWith(t, withoutJobWorkers(), func(t *testing.T, e *env) {
+		upload := imagetest.BlankPNG16(4096, 4096)
+		require.Less(t, len(upload), 200<<10)
+		c := e.member().api()
+		runtime.GC()
+		base := heapBytes()
+		var peak atomic.Uint64
+		stop := make(chan struct{})
+		sampled := make(chan struct{})
+		go func() {
+			defer close(sampled)
+			for {
+				if h := heapBytes(); h > peak.Load() {
+					peak.Store(h)
+				}
+				select {
+				case <-stop:
+					return
+				case <-time.After(2 * time.Millisecond):
+				}
+			}
+		}()
+		rs := atOnce(24, func(int) *response {
+			return c.postFile("/ah/api/v1/user/profile/pic", "tiny.png", "image/png", upload, nil)
+		})
+		close(stop)
+		<-sampled
+		got := tally(rs)
+		assert.Equal(t, 24, got[http.StatusRequestEntityTooLarge]+got[http.StatusTooManyRequests], "each refused, in the spec's error shape: %v", got)
+		for _, r := range rs {
+			if r != nil {
+				_, msg, _ := apiError(t, r)
+				assert.NotEmpty(t, msg)
+			}
+		}
+		const bound = 256 << 20
+		grew := int64(peak.Load()) - int64(base)
+		t.Logf("heap: %d MiB before, %d MiB at most during the uploads", base>>20, peak.Load()>>20)
+		assert.Less(t, grew, int64(bound), "the uploads grew the heap by %d MiB; the bound is %d MiB", grew>>20, bound>>20)
+	})
+}
+
+// heapBytes is the memory the Go heap's live and not-yet-swept objects take now.
+func heapBytes() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
 }

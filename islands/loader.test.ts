@@ -216,3 +216,94 @@ describe('chunk load failures', () => {
     expect(L.chunkURL(new TypeError('Importing a module script failed.'))).toBeNull()
   })
 })
+
+describe('script load timeout', () => {
+  afterEach(() => {
+    vi.useRealTimers()
+    document.head.querySelectorAll('link[rel="modulepreload"]').forEach((l) => l.remove())
+  })
+
+  it('gives a chunk 120 s, retries once for 120 s more, then keeps the fallback and reloads once', async () => {
+    vi.useFakeTimers()
+    vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const importer = vi.fn(() => new Promise<IslandModule>(() => {})) // a load that never ends
+    L.register('hello', importer)
+    const el = render('hello')
+
+    const done = L.mountAll()
+    await vi.advanceTimersByTimeAsync(L.SCRIPT_TIMEOUT_MS - 1)
+    expect(L.SCRIPT_TIMEOUT_MS).toBe(120_000)
+    expect(importer).toHaveBeenCalledTimes(1)
+    expect(el.dataset.islandState).toBe('loading')
+    expect(el.querySelector('.fallback')).not.toBeNull()
+
+    await vi.advanceTimersByTimeAsync(1)
+    expect(importer).toHaveBeenCalledTimes(2) // the one retry
+    expect(el.dataset.islandState).toBe('loading')
+    expect(reload).not.toHaveBeenCalled()
+
+    await vi.advanceTimersByTimeAsync(L.SCRIPT_TIMEOUT_MS)
+    await done
+    expect(importer).toHaveBeenCalledTimes(2)
+    expect(el.dataset.islandState).toBe('failed')
+    expect(el.querySelector('.fallback')).not.toBeNull() // the server page still works
+    expect(error).toHaveBeenCalledWith(
+      expect.stringContaining('hello: load failed'),
+      expect.objectContaining({ message: expect.stringContaining('hello: script load timed out') }),
+    )
+    expect(reload).toHaveBeenCalledTimes(1)
+    const url = new URL(reload.mock.calls[0][0])
+    expect(url.pathname).toBe('/surveys/7')
+    expect(url.searchParams.get('tab')).toBe('open')
+    expect(url.searchParams.get('refresh')).toMatch(/^\d+$/)
+  })
+
+  it('mounts when the retry arrives in time, without reloading', async () => {
+    vi.useFakeTimers()
+    vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const { mod } = helloIsland()
+    const importer = vi
+      .fn<() => Promise<IslandModule>>()
+      .mockReturnValueOnce(new Promise<IslandModule>(() => {}))
+      .mockReturnValueOnce(new Promise<IslandModule>((ok) => setTimeout(() => ok(mod), 5_000)))
+    L.register('hello', importer)
+    const el = render('hello')
+
+    const done = L.mountAll()
+    await vi.advanceTimersByTimeAsync(L.SCRIPT_TIMEOUT_MS + 5_000)
+    await done
+
+    expect(importer).toHaveBeenCalledTimes(2)
+    expect(el.dataset.islandState).toBe('mounted')
+    expect(reload).not.toHaveBeenCalled()
+  })
+
+  it('never times out a chunk that loads within 120 s', async () => {
+    vi.useFakeTimers()
+    const { mod } = helloIsland()
+    const importer = vi.fn(() => new Promise<IslandModule>((ok) => setTimeout(() => ok(mod), L.SCRIPT_TIMEOUT_MS - 1_000)))
+    L.register('hello', importer)
+    const el = render('hello')
+
+    const done = L.mountAll()
+    await vi.advanceTimersByTimeAsync(L.SCRIPT_TIMEOUT_MS * 3)
+    await done
+
+    expect(importer).toHaveBeenCalledTimes(1)
+    expect(el.dataset.islandState).toBe('mounted')
+    expect(vi.getTimerCount()).toBe(0) // no timer left behind
+  })
+
+  it('finds the preloaded chunk of an island for the cache-busted retry', () => {
+    document.head.insertAdjacentHTML(
+      'beforeend',
+      '<link rel="modulepreload" href="/static/dist/assets/react-Zz99Yy88.js">' +
+        '<link rel="modulepreload" href="/static/dist/assets/island-survey-box-AbC1dE_f.js">' +
+        '<link rel="modulepreload" href="/static/dist/assets/island-widget-Qq12Rr34.js">',
+    )
+    expect(L.preloadedChunkURL('survey-box')).toBe(`${location.origin}/static/dist/assets/island-survey-box-AbC1dE_f.js`)
+    expect(L.preloadedChunkURL('widget')).toBe(`${location.origin}/static/dist/assets/island-widget-Qq12Rr34.js`)
+    expect(L.preloadedChunkURL('transaction-filters')).toBeNull()
+  })
+})

@@ -16,6 +16,11 @@
  *
  * While it works it sets data-island-state="loading" | "mounted" | "failed" on the element
  * (handy for CSS; the server never renders it).
+ *
+ * Loading a chunk follows the spec's rules for script chunks (sections 8 and 9): each load may
+ * take SCRIPT_TIMEOUT_MS (120 s); one that fails or times out is retried once, cache-busted;
+ * when the retry fails too the island keeps its server fallback (which works without
+ * JavaScript) and, for a chunk of our own origin, the page reloads once with ?refresh=<time>.
  */
 
 export interface IslandModule {
@@ -28,6 +33,30 @@ export type Importer = () => Promise<IslandModule>
 export interface LoaderOptions {
   /** How to reload the page after a chunk failed twice (default: location.replace). */
   reload?: (url: string) => void
+}
+
+/** How long one load of an island's script may take before it counts as failed (spec: 120 s). */
+export const SCRIPT_TIMEOUT_MS = 120_000
+
+/** p, or an error once SCRIPT_TIMEOUT_MS have passed without it settling. */
+function withTimeout<T>(name: string, p: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  return Promise.race([
+    p,
+    new Promise<never>((_, fail) => {
+      timer = setTimeout(() => fail(new Error(`[island] ${name}: script load timed out`)), SCRIPT_TIMEOUT_MS)
+    }),
+  ]).finally(() => clearTimeout(timer))
+}
+
+/**
+ * The island's chunk URL as the page preloads it (<link rel="modulepreload"> of
+ * static/dist/assets/island-<name>-<hash>.js), for a cache-busted retry when the failed load
+ * gave no URL (a timeout; Safari's messages). Island names are never the start of another's.
+ */
+export function preloadedChunkURL(name: string): string | null {
+  const link = document.querySelector<HTMLLinkElement>(`link[rel="modulepreload"][href*="/island-${name}-"]`)
+  return link ? link.href : null
 }
 
 const islands: Record<string, Importer> = {}
@@ -85,16 +114,16 @@ export function reloadOnce(): boolean {
 
 async function importWithRetry(name: string, importer: Importer): Promise<IslandModule | null> {
   try {
-    return await importer()
+    return await withTimeout(name, importer())
   } catch (err) {
-    const url = chunkURL(err)
+    const url = chunkURL(err) ?? preloadedChunkURL(name)
     console.warn(`[island] ${name}: load failed, retrying`, err)
     try {
       if (url) {
         const busted = url + (url.includes('?') ? '&' : '?') + 'v=' + Date.now()
-        return (await import(/* @vite-ignore */ busted)) as IslandModule
+        return await withTimeout(name, import(/* @vite-ignore */ busted) as Promise<IslandModule>)
       }
-      return await importer()
+      return await withTimeout(name, importer())
     } catch (err2) {
       console.error(`[island] ${name}: load failed`, err2)
       if (!url || new URL(url, location.href).origin === location.origin) reloadOnce()

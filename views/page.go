@@ -36,6 +36,12 @@ type Page struct {
 	RequestID  string
 	// Tag is the panel's tag analytics (nil: none, and the page carries no byte of it).
 	Tag *Tag
+	// AppLoadURL is the tracking image that records the app's load (spec section 7's
+	// events/record), on the page a visit enters the app by; "" on every other page.
+	AppLoadURL string
+	// TrackingPixel is the panel's app_settings.tracking_pixel, checked (an http(s) image
+	// address), for the member pages a visit enters the app by; "" for none.
+	TrackingPixel string
 	// ClientMessages are the translations scripts need (toasts, islands), embedded as #i18n.
 	ClientMessages map[string]string
 	// FieldErrors are messages for fields of a form the request before this one sent back
@@ -48,6 +54,15 @@ type Page struct {
 type Tag struct {
 	GtagIDs     []string // G-, UA-, AW-, DC-
 	ContainerID string   // GTM-
+	// Events are analytics events the page reports once loaded (gtag's event, or a dataLayer
+	// event for a Tag Manager container alone).
+	Events []TagEvent
+}
+
+// TagEvent is one analytics event: its name and parameters (event_label, ...).
+type TagEvent struct {
+	Name   string            `json:"name"`
+	Params map[string]string `json:"params"`
 }
 
 // PaymentNotice is the spec's notification.payment: credits that arrived since the member

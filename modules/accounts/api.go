@@ -21,6 +21,7 @@ func (m *Module) sessionResponse(c fiber.Ctx, status int, issued *Issued) error 
 	if err != nil {
 		return err
 	}
+	c.Set(fiber.HeaderCacheControl, "no-store") // it carries the session's token
 	return c.Status(status).JSON(fiber.Map{"ppToken": issued.Token, "profile": profile})
 }
 
@@ -33,10 +34,7 @@ func (m *Module) apiRegister(c fiber.Ctx) error {
 	if web.MemberOf(c) != nil {
 		return web.Fail(fiber.StatusConflict, "error.already_signed_in", nil)
 	}
-	if err := m.checkCaptcha(c, in.CaptchaToken, ""); err != nil {
-		return err
-	}
-	issued, err := m.register(c, web.PanelOf(c), in)
+	issued, err := m.register(c, web.PanelOf(c), in, in.CaptchaToken)
 	if err != nil {
 		return err
 	}
@@ -54,12 +52,9 @@ func (m *Module) apiLogin(c fiber.Ctx) error {
 	if err := web.DecodeJSON(c, &in); err != nil {
 		return err
 	}
-	if err := m.checkCaptcha(c, in.CaptchaToken, in.Email); err != nil {
-		return err
-	}
 	cl := client(c)
 	cl.ParentFrameURL = in.ParentFrameURL
-	issued, err := m.svc.Login(c.Context(), web.PanelOf(c), in.Email, in.Password, cl)
+	issued, err := m.svc.Login(c.Context(), web.PanelOf(c), in.Email, in.Password, cl, m.loginGate(c, in.CaptchaToken))
 	if err != nil {
 		return err
 	}
@@ -128,9 +123,15 @@ func (m *Module) apiForgotPassword(c fiber.Ctx) error {
 	return c.JSON(fiber.Map{"success": true})
 }
 
-// GET /ah/api/v1/user/logout
+// GET /ah/api/v1/user/logout. A session named by its cookie alone ends only with the XSRF
+// header, as any other change does: a GET from another site carries the cookie (SameSite=Lax)
+// but cannot read the token.
 func (m *Module) apiLogout(c fiber.Ctx) error {
 	if member := web.MemberOf(c); member != nil {
+		byCookie := c.Get("pp-token") == "" && c.Query("pp-token") == "" && c.Query("token") == ""
+		if byCookie && !web.CSRFMatches(c, c.Get(web.CSRFHeader)) {
+			return web.Fail(fiber.StatusForbidden, "error.csrf", nil)
+		}
 		if err := m.svc.Logout(c.Context(), member); err != nil {
 			return err
 		}
@@ -174,6 +175,7 @@ func (m *Module) apiProfileJWT(c fiber.Ctx) error {
 	body := header + "." + base64.RawURLEncoding.EncodeToString(claims)
 	mac := hmac.New(sha256.New, m.kit.Secret("profile-jwt"))
 	mac.Write([]byte(body))
+	c.Set(fiber.HeaderCacheControl, "no-store") // a bearer token
 	return c.JSON(fiber.Map{"token": body + "." + base64.RawURLEncoding.EncodeToString(mac.Sum(nil))})
 }
 

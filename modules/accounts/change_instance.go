@@ -209,16 +209,6 @@ func (s *Service) balanceTx(tx *gorm.DB, participantID string) (int64, string, e
 	return s.ledger.BalanceTx(tx, participantID)
 }
 
-// panelOrigin is where a panel answers for this request: its first host, with this request's
-// scheme and port (the demo's panels share one port; a real one has its own https host).
-func panelOrigin(c fiber.Ctx, p *web.Panel) string {
-	host := p.Hosts[0]
-	if h := c.Host(); strings.Contains(h, ":") && !strings.HasSuffix(h, "]") {
-		host += h[strings.LastIndex(h, ":"):]
-	}
-	return c.Scheme() + "://" + host
-}
-
 // targetJSON is one panel of can-change-instance.
 type targetJSON struct {
 	UUID         string `json:"uuid"`
@@ -271,7 +261,8 @@ func (m *Module) apiChangeInstance(c fiber.Ctx) error {
 		return err
 	}
 	m.kit.ClearCookie(c, TokenCookie) // this panel's session ended with its membership
-	origin := panelOrigin(c, moved.Panel)
+	origin := m.kit.PanelOrigin(c, moved.Panel)
+	c.Set(fiber.HeaderCacheControl, "no-store") // it carries the new session's token
 	return c.JSON(fiber.Map{
 		"ppToken": moved.Issued.Token, "panelKey": moved.Panel.Key, "instanceUrl": origin,
 		"continueUrl": origin + handoffURL(moved.Handoff), "moved": web.MoneyString(moved.Moved, moved.Panel.CurrencyCode),
@@ -287,5 +278,5 @@ func (m *Module) settingsChangeInstance(c fiber.Ctx) error {
 	}
 	m.kit.ClearCookie(c, TokenCookie)
 	web.SetMember(c, nil)
-	return c.Redirect().Status(fiber.StatusSeeOther).To(panelOrigin(c, moved.Panel) + handoffURL(moved.Handoff))
+	return c.Redirect().Status(fiber.StatusSeeOther).To(m.kit.PanelOrigin(c, moved.Panel) + handoffURL(moved.Handoff))
 }

@@ -163,25 +163,21 @@ func (s *Service) reprove(ctx context.Context, ah *AccountHolder, password strin
 	if password == "" {
 		return web.Invalid("password", "error.required", nil)
 	}
-	key := "reprove:acct:" + ah.ID
-	n, err := s.limiter.Count(ctx, key, loginWindow)
+	// Counted as a failure first, and taken back when right, so that tries at once cannot all
+	// pass the check (beginLogin says more).
+	try := heldHit{s.limiter, "reprove:acct:" + ah.ID, loginWindow}
+	n, err := s.limiter.Hit(ctx, try.key, try.window)
 	if err != nil {
 		return err
 	}
-	if n >= maxReproofFailures {
-		return web.Fail(fiber.StatusTooManyRequests, "error.login_rate_limited", nil)
+	if n > maxReproofFailures {
+		return try.release(ctx, web.Fail(fiber.StatusTooManyRequests, "error.login_rate_limited", nil))
 	}
 	ok, err := CheckPassword(ah.PasswordHash, password)
-	if err != nil {
-		return err
+	if err != nil || ok {
+		return try.release(ctx, err)
 	}
-	if !ok {
-		if _, err := s.limiter.Hit(ctx, key, loginWindow); err != nil {
-			return err
-		}
-		return web.Invalid("password", "error.password_wrong", nil)
-	}
-	return nil
+	return web.Invalid("password", "error.password_wrong", nil)
 }
 
 // eraseTx anonymises the account holder and erases the member's personal data in this module

@@ -62,7 +62,7 @@ func (f *consoleFixture) join(panel *web.Panel, email, username string) string {
 // signIn adds a session of the member.
 func (f *consoleFixture) signIn(panel *web.Panel, email string) {
 	f.t.Helper()
-	_, err := f.m.Service().Login(f.ctx, panel, email, "console-test-1", accounts.Client{IP: "2001:db8:1:2::9", UserAgent: "Mozilla/5.0 (iPhone) Safari/604.1"})
+	_, err := f.m.Service().Login(f.ctx, panel, email, "console-test-1", accounts.Client{IP: "2001:db8:1:2::9", UserAgent: "Mozilla/5.0 (iPhone) Safari/604.1"}, nil)
 	require.NoError(f.t, err)
 }
 
@@ -267,7 +267,7 @@ func TestAnOperatorClosesAnAccountOnceErasingItAndRecordingWhy(t *testing.T) {
 		assert.ErrorIs(t, err, accounts.ErrMemberClosed)
 		_, err = f.m.ResendValidation(f.ctx, f.acme, pid, "https://acme.example.com")
 		assert.ErrorIs(t, err, accounts.ErrMemberClosed)
-		_, err = f.m.Service().Login(f.ctx, f.acme, "ada@example.test", "console-test-1", accounts.Client{})
+		_, err = f.m.Service().Login(f.ctx, f.acme, "ada@example.test", "console-test-1", accounts.Client{}, nil)
 		assert.Error(t, err, "a closed account signs in no more")
 	})
 }

@@ -22,8 +22,8 @@ func (m *Module) ObserveLogins(o LoginObserver) { m.svc.logins = o }
 
 // Login checks the password; it never tells whether the email exists, and refuses with 429
 // once an account or an IP has failed too often (login, in service.go). The observer hears it.
-func (s *Service) Login(ctx context.Context, panel *web.Panel, email, password string, client Client) (*Issued, error) {
-	issued, err := s.login(ctx, panel, email, password, client)
+func (s *Service) Login(ctx context.Context, panel *web.Panel, email, password string, client Client, gate LoginGate) (*Issued, error) {
+	issued, err := s.login(ctx, panel, email, password, client, gate)
 	s.observeLogin("password", err)
 	return issued, err
 }

@@ -28,7 +28,10 @@ type Deps struct {
 	// Outbox queues the account mails with the change that causes them (the job queue);
 	// nil sends them at once through Mail (mailer.SendNow).
 	Outbox mailer.Outbox
-	Log    *slog.Logger
+	// Tasks queues the module's own background work (the job queue, whose worker runs it by
+	// the handler the app registers: RunPasswordReset); nil does it at once, in the request.
+	Tasks Tasks
+	Log   *slog.Logger
 	// BaseURL, when set, is the origin of mailed links; otherwise the request's origin.
 	BaseURL string
 	// Social speaks the identity providers' protocols; Captcha checks captcha tokens.
@@ -56,6 +59,11 @@ type Module struct {
 	localCaptcha interface{ CheckboxToken(hostname string) string }
 }
 
+// Tasks queues background work in the caller's transaction (jobs.Queue).
+type Tasks interface {
+	QueueTask(tx *gorm.DB, name string, payload []byte) error
+}
+
 // signInKeyPurpose derives the key that seals panels' provider and captcha secrets at rest.
 const signInKeyPurpose = "accounts-sign-in-secrets"
 
@@ -75,7 +83,7 @@ func New(d Deps) *Module {
 	if outbox == nil {
 		outbox = mailer.SendNow{Sender: d.Mail}
 	}
-	svc := &Service{store: store, limiter: d.Limiter, mail: d.Mail, mails: &Mails{outbox: outbox, locales: d.Kit.Locales}, log: d.Log, now: time.Now, social: d.Social}
+	svc := &Service{store: store, limiter: d.Limiter, tasks: d.Tasks, mail: d.Mail, mails: &Mails{outbox: outbox, locales: d.Kit.Locales}, log: d.Log, now: time.Now, social: d.Social}
 	svc.memberSettings = memberSettings{storage: d.Storage, unsubscribeKey: d.Kit.Secret(unsubscribePurpose), unsubscribeMailto: d.UnsubscribeMailto}
 	m := &Module{
 		kit: d.Kit, svc: svc, baseURL: d.BaseURL, sealer: sealer, captcha: d.Captcha, localCaptcha: d.LocalCaptcha,

@@ -69,17 +69,15 @@ func (m *Module) signInExtras(c fiber.Ctx, props *views.FormProps, providers boo
 			return err
 		}
 	}
-	props.Captcha, err = m.captchaWidget(c, account)
+	// A form refused for want of a captcha shows one, whatever the count says by now (attempts
+	// at once that were counted and taken back).
+	props.Captcha, err = m.captchaWidget(c, account, props.Errors["captcha"] != "")
 	return err
 }
 
 func (m *Module) loginSubmit(c fiber.Ctx) error {
 	props := views.FormProps{Values: map[string]string{"email": c.FormValue("email")}, Redirect: web.LocalPath(c, c.FormValue("redirect"))}
-	err := m.checkCaptcha(c, m.formCaptchaToken(c), c.FormValue("email"))
-	var issued *Issued
-	if err == nil {
-		issued, err = m.svc.Login(c.Context(), web.PanelOf(c), c.FormValue("email"), c.FormValue("password"), client(c))
-	}
+	issued, err := m.svc.Login(c.Context(), web.PanelOf(c), c.FormValue("email"), c.FormValue("password"), client(c), m.loginGate(c, m.formCaptchaToken(c)))
 	if err != nil {
 		if ferr := m.formFailure(c, err, &props); ferr != nil {
 			return ferr
@@ -120,11 +118,7 @@ func (m *Module) joinSubmit(c fiber.Ctx) error {
 		Values:   map[string]string{"email": in.Email, "firstName": in.FirstName},
 		Redirect: web.LocalPath(c, c.FormValue("redirect")), InviteID: in.InviteID, Affiliate: in.Affiliate,
 	}
-	err := m.checkCaptcha(c, m.formCaptchaToken(c), "")
-	var issued *Issued
-	if err == nil {
-		issued, err = m.register(c, panel, in)
-	}
+	issued, err := m.register(c, panel, in, m.formCaptchaToken(c))
 	if err != nil {
 		if ferr := m.formFailure(c, err, &props); ferr != nil {
 			return ferr
@@ -141,16 +135,15 @@ func (m *Module) forgotPage(c fiber.Ctx) error {
 	return m.renderForgot(c, fiber.StatusOK, views.FormProps{})
 }
 
-// register signs up, counting a refused sign-up against the IP (captchas after failures).
-func (m *Module) register(c fiber.Ctx, panel *web.Panel, in RegisterInput) (*Issued, error) {
-	issued, err := m.svc.Register(c.Context(), panel, in, web.LocaleOf(c), client(c))
-	var e *web.Error
-	if errors.As(err, &e) && e.Status < 500 {
-		if herr := m.svc.signUpFailed(c.Context(), c.IP()); herr != nil {
-			return nil, herr
-		}
+// register signs up after the captcha, when the panel asks for one now; a refused sign-up
+// counts against the IP (signUpGate).
+func (m *Module) register(c fiber.Ctx, panel *web.Panel, in RegisterInput, captchaToken string) (*Issued, error) {
+	done, err := m.signUpGate(c, captchaToken)
+	if err != nil {
+		return nil, err
 	}
-	return issued, err
+	issued, err := m.svc.Register(c.Context(), panel, in, web.LocaleOf(c), client(c))
+	return issued, done(err)
 }
 
 func (m *Module) forgotSubmit(c fiber.Ctx) error {
@@ -170,14 +163,14 @@ func (m *Module) forgotSubmit(c fiber.Ctx) error {
 	return m.renderForgot(c, fiber.StatusOK, props)
 }
 
-// link is where mailed links point: the configured base URL, else this request's origin
-// (or srcHost when the API names one of the panel's own hosts).
+// link is where mailed links point: the configured base URL, else the panel's own origin
+// (web.Kit.PanelOrigin; or srcHost when the API names one of the panel's own hosts).
 func (m *Module) link(c fiber.Ctx, host, path string) Link {
 	if m.baseURL != "" {
 		return Link{Origin: m.baseURL, Path: path}
 	}
 	if host == "" {
-		host = c.Host()
+		return Link{Origin: m.kit.PanelOrigin(c, web.PanelOf(c)), Path: path}
 	}
 	return Link{Origin: c.Scheme() + "://" + host, Path: path}
 }

@@ -2,15 +2,18 @@ package accounts
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"image"
 	"image/color"
 	"image/jpeg"
 	"image/png"
 	"net/http"
+	"time"
 
 	"github.com/canvass/canvass/modules/web"
 	"github.com/gofiber/fiber/v3"
+	"golang.org/x/sync/semaphore"
 )
 
 // A profile picture is decoded and drawn anew on the server: what is stored holds pixels and
@@ -19,10 +22,18 @@ import (
 const (
 	// MaxPictureBytes bounds an upload (a phone's photo fits; the body limit is 4 MiB).
 	MaxPictureBytes = 3 << 20
-	// maxPictureSide and maxPicturePixels bound the decoded image, read from its header before
-	// decoding, so a small file cannot ask for gigabytes of pixels.
-	maxPictureSide   = 8192
-	maxPicturePixels = 16 << 20
+	// maxPictureSide, maxPicturePixels and maxPictureDecoded bound the decoded image, read from
+	// its header before decoding, so a small file cannot ask for gigabytes of memory. Pixels
+	// alone are not enough: a 16-bit RGBA PNG takes 8 bytes a pixel (a 130 KB file of 4096×4096
+	// of them asks for 128 MiB), a phone's JPEG about 1.5.
+	maxPictureSide    = 8192
+	maxPicturePixels  = 16 << 20
+	maxPictureDecoded = 64 << 20
+	// pictureDecodeBudget is the memory every picture being decoded at once may take together,
+	// in this process: an upload waits its turn for up to pictureDecodeWait, then is told to
+	// try again (429), so uploads at once cannot take the server's memory.
+	pictureDecodeBudget = 192 << 20
+	pictureDecodeWait   = 5 * time.Second
 	// storedPictureSide is the longest side kept: the top bar and settings show it far smaller.
 	storedPictureSide = 512
 	jpegQuality       = 85
@@ -96,7 +107,7 @@ type storedPicture struct {
 // processPicture checks an upload and draws it anew: a JPEG or PNG by its bytes, no markup, no
 // appended file, at most maxPictureSide on a side, turned upright (EXIF orientation), scaled to
 // storedPictureSide and encoded again (JPEG stays JPEG, PNG keeps its transparency).
-func processPicture(data []byte) (*storedPicture, error) {
+func processPicture(ctx context.Context, data []byte) (*storedPicture, error) {
 	if len(data) == 0 {
 		return nil, pictureRefused(fiber.StatusBadRequest, "error.picture_required", "picture_required", nil)
 	}
@@ -121,6 +132,15 @@ func processPicture(data []byte) (*storedPicture, error) {
 	if cfg.Width < 1 || cfg.Height < 1 || cfg.Width > maxPictureSide || cfg.Height > maxPictureSide || cfg.Width*cfg.Height > maxPicturePixels {
 		return nil, pictureRefused(fiber.StatusBadRequest, "error.picture_dimensions", "picture_dimensions", map[string]any{"Max": maxPictureSide})
 	}
+	cost := decodedBytes(cfg)
+	if cost > maxPictureDecoded {
+		return nil, pictureRefused(fiber.StatusRequestEntityTooLarge, "error.picture_pixels", "picture_dimensions", nil)
+	}
+	release, err := decodeBudget.take(ctx, cost)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	var img image.Image
 	if ct == "image/jpeg" {
 		img, err = jpeg.Decode(bytes.NewReader(data))
@@ -145,6 +165,57 @@ func processPicture(data []byte) (*storedPicture, error) {
 	}
 	b := small.Bounds()
 	return &storedPicture{Data: out.Bytes(), ContentType: ct, Width: b.Dx(), Height: b.Dy()}, nil
+}
+
+// decodedBytes is about what decoding an image of cfg takes: its pixels at the bytes a pixel
+// of its colour model holds (Go decodes 16-bit PNGs to 16-bit images), plus the scaled copy.
+func decodedBytes(cfg image.Config) int64 {
+	perPixel := int64(4)
+	switch cfg.ColorModel {
+	case color.RGBA64Model, color.NRGBA64Model:
+		perPixel = 8
+	case color.Gray16Model:
+		perPixel = 2
+	case color.GrayModel, color.AlphaModel:
+		perPixel = 1
+	case color.YCbCrModel:
+		perPixel = 3 // 4:4:4 at worst; phones' 4:2:0 takes half
+	case color.CMYKModel:
+		perPixel = 4
+	default:
+		if _, ok := cfg.ColorModel.(color.Palette); ok {
+			perPixel = 1
+		}
+	}
+	return int64(cfg.Width)*int64(cfg.Height)*perPixel + storedPictureSide*storedPictureSide*8
+}
+
+// memoryBudget shares a number of bytes among the decodes running at once in this process.
+type memoryBudget struct {
+	sem   *semaphore.Weighted
+	total int64
+	wait  time.Duration
+}
+
+var decodeBudget = newMemoryBudget(pictureDecodeBudget, pictureDecodeWait)
+
+func newMemoryBudget(total int64, wait time.Duration) *memoryBudget {
+	return &memoryBudget{sem: semaphore.NewWeighted(total), total: total, wait: wait}
+}
+
+// take holds cost bytes of the budget until release, waiting up to the budget's wait for
+// them; a request still waiting then is told to try again shortly (429).
+func (b *memoryBudget) take(ctx context.Context, cost int64) (release func(), err error) {
+	cost = min(cost, b.total)
+	wctx, cancel := context.WithTimeout(ctx, b.wait)
+	defer cancel()
+	if err := b.sem.Acquire(wctx, cost); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, pictureRefused(fiber.StatusTooManyRequests, "error.picture_busy", "picture_busy", nil)
+	}
+	return func() { b.sem.Release(cost) }, nil
 }
 
 // scaleDown draws img into a new RGBA image whose longer side is at most max, each pixel the

@@ -2,6 +2,7 @@ package accounts
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"hash/crc32"
 	"image"
@@ -10,9 +11,11 @@ import (
 	"image/png"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/canvass/canvass/modules/testsupport/imagetest"
 	"github.com/canvass/canvass/modules/web"
+	"github.com/gofiber/fiber/v3"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -49,7 +52,7 @@ func TestAnUploadThatIsNotAPlainImageIsRefusedByName(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, err := processPicture(tt.data)
+			out, err := processPicture(context.Background(), tt.data)
 			assert.Nil(t, out)
 			assert.Equal(t, tt.code, refusalCode(t, err))
 		})
@@ -64,7 +67,7 @@ func TestAPictureAskingForTooManyPixelsIsRefusedBeforeItIsDecoded(t *testing.T) 
 	big := append([]byte{}, small...)
 	copy(big[16:24], []byte{0, 0, 0xEA, 0x60, 0, 0, 0xEA, 0x60})
 	binary.BigEndian.PutUint32(big[29:33], crc32.ChecksumIEEE(big[12:29])) // the IHDR chunk's CRC
-	_, err := processPicture(big)
+	_, err := processPicture(context.Background(), big)
 	assert.Equal(t, "picture_dimensions", refusalCode(t, err))
 }
 
@@ -74,7 +77,7 @@ func TestAStoredPictureKeepsPixelsOnlyTurnedUprightAndScaledDown(t *testing.T) {
 	upload := imagetest.WithEXIF(imagetest.JPEG(imagetest.Quadrants(80, 40)), 6, "GPS 51.5007N 0.1246W serial CANVASS-SECRET")
 	require.Equal(t, 6, exifOrientation(upload), "the fixture carries its orientation")
 
-	out, err := processPicture(upload)
+	out, err := processPicture(context.Background(), upload)
 	require.NoError(t, err)
 
 	assert.Equal(t, "image/jpeg", out.ContentType)
@@ -98,7 +101,7 @@ func TestEveryOrientationEndsUpright(t *testing.T) {
 	upright := imagetest.Quadrants(60, 40)
 	for o := 1; o <= 8; o++ {
 		camera := unorient(upright, o)
-		out, err := processPicture(imagetest.WithEXIF(imagetest.JPEG(camera), o, "x"))
+		out, err := processPicture(context.Background(), imagetest.WithEXIF(imagetest.JPEG(camera), o, "x"))
 		require.NoError(t, err, "orientation %d", o)
 		img, err := jpeg.Decode(bytes.NewReader(out.Data))
 		require.NoError(t, err)
@@ -159,7 +162,7 @@ func cameraPixel(o, x, y, w, h int) (int, int) {
 func TestAPNGKeepsItsTransparencyAndALargeOneIsScaledDown(t *testing.T) {
 	t.Parallel()
 	img := image.NewNRGBA(image.Rect(0, 0, 1200, 600))
-	out, err := processPicture(imagetest.PNG(img)) // fully transparent
+	out, err := processPicture(context.Background(), imagetest.PNG(img)) // fully transparent
 	require.NoError(t, err)
 	assert.Equal(t, "image/png", out.ContentType)
 	dec, err := png.Decode(bytes.NewReader(out.Data))
@@ -172,7 +175,7 @@ func TestAPNGKeepsItsTransparencyAndALargeOneIsScaledDown(t *testing.T) {
 	for i := 0; i < len(half.Pix); i += 4 {
 		copy(half.Pix[i:], []byte{255, 0, 0, 128}) // red, half see-through
 	}
-	out, err = processPicture(imagetest.PNG(half))
+	out, err = processPicture(context.Background(), imagetest.PNG(half))
 	require.NoError(t, err)
 	dec, err = png.Decode(bytes.NewReader(out.Data))
 	require.NoError(t, err)
@@ -185,7 +188,7 @@ func TestAPNGKeepsItsTransparencyAndALargeOneIsScaledDown(t *testing.T) {
 func TestAPhotosXMPPacketIsNotTakenForMarkup(t *testing.T) {
 	t.Parallel()
 	xmp := `<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF></rdf:RDF></x:xmpmeta><?xpacket end="w"?>`
-	out, err := processPicture(imagetest.WithComment(imagetest.JPEG(imagetest.Quadrants(20, 20)), xmp))
+	out, err := processPicture(context.Background(), imagetest.WithComment(imagetest.JPEG(imagetest.Quadrants(20, 20)), xmp))
 	require.NoError(t, err)
 	assert.False(t, strings.Contains(string(out.Data), "xmpmeta"), "and it is dropped")
 }
@@ -196,8 +199,72 @@ func BenchmarkAPhonesPhotoIsCheckedAndDrawnAnew(b *testing.B) {
 	photo := imagetest.WithEXIF(imagetest.JPEG(imagetest.Quadrants(4000, 3000)), 6, "x")
 	b.SetBytes(int64(len(photo)))
 	for b.Loop() {
-		if _, err := processPicture(photo); err != nil {
+		if _, err := processPicture(context.Background(), photo); err != nil {
 			b.Fatal(err)
 		}
 	}
+}
+
+func TestAPictureOfFewPixelsButManyBytesEachIsRefusedBeforeItIsDecoded(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name   string
+		data   []byte
+		status int
+	}{
+		// 16M pixels, within the pixel limit, but 8 bytes each: 128 MiB to decode.
+		{"a 4096×4096 16-bit RGBA PNG", imagetest.BlankPNG16(4096, 4096), fiber.StatusRequestEntityTooLarge},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			require.Less(t, len(tc.data), 200<<10, "a small file")
+			_, err := processPicture(context.Background(), tc.data)
+			var e *web.Error
+			require.ErrorAs(t, err, &e)
+			assert.Equal(t, tc.status, e.Status)
+			assert.Equal(t, "picture_dimensions", refusalCode(t, err))
+		})
+	}
+	ok, err := processPicture(context.Background(), imagetest.BlankPNG16(512, 512))
+	require.NoError(t, err, "a small 16-bit picture is fine")
+	assert.Equal(t, 512, ok.Width)
+}
+
+func TestDecodesAtOnceShareTheMemoryBudgetAndAnUploadThatCannotWaitIsTold429(t *testing.T) {
+	t.Parallel()
+	b := newMemoryBudget(100, 50*time.Millisecond)
+	ctx := context.Background()
+	first, err := b.take(ctx, 60)
+	require.NoError(t, err)
+
+	_, err = b.take(ctx, 60)
+	var e *web.Error
+	require.ErrorAs(t, err, &e, "60 more do not fit beside the first 60")
+	assert.Equal(t, fiber.StatusTooManyRequests, e.Status)
+	assert.Equal(t, "picture_busy", refusalCode(t, err))
+
+	small, err := b.take(ctx, 40)
+	require.NoError(t, err, "40 do")
+	small()
+
+	got := make(chan error, 1)
+	go func() {
+		release, err := newMemoryBudgetWaiter(b, 60)
+		if err == nil {
+			release()
+		}
+		got <- err
+	}()
+	first()
+	assert.NoError(t, <-got, "a decode waiting its turn goes once the first ends")
+
+	huge, err := b.take(ctx, 1000)
+	require.NoError(t, err, "a cost over the whole budget takes the whole budget, not forever")
+	huge()
+}
+
+// newMemoryBudgetWaiter takes cost with a wait long enough for the test's release to come.
+func newMemoryBudgetWaiter(b *memoryBudget, cost int64) (func(), error) {
+	patient := &memoryBudget{sem: b.sem, total: b.total, wait: 10 * time.Second}
+	return patient.take(context.Background(), cost)
 }

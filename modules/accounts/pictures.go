@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"regexp"
+	"time"
 
 	"github.com/canvass/canvass/modules/web"
 	"github.com/gofiber/fiber/v3"
@@ -14,6 +15,10 @@ import (
 
 // maxPictures is how many pictures a member keeps; the newest upload is the one shown.
 const maxPictures = 5
+
+// maxPicturesPerMinute bounds a member's uploads: each is decoded and drawn anew, the dearest
+// thing a member can ask of the server.
+const maxPicturesPerMinute = 10
 
 // PicturePath is where the member's own pictures are served; the key is the SHA-256 of the
 // stored image, so what a URL shows never changes and browsers keep it for a year.
@@ -32,7 +37,14 @@ func (s *Service) UploadPicture(ctx context.Context, panel *web.Panel, m *web.Me
 	if s.storage == nil {
 		return nil, errors.New("no storage for uploads")
 	}
-	img, err := processPicture(data)
+	n, err := s.limiter.Hit(ctx, "picture:"+m.ParticipantID, time.Minute)
+	if err != nil {
+		return nil, err
+	}
+	if n > maxPicturesPerMinute {
+		return nil, pictureRefused(fiber.StatusTooManyRequests, "error.picture_rate_limited", "picture_rate_limited", map[string]any{"Max": maxPicturesPerMinute})
+	}
+	img, err := processPicture(ctx, data)
 	if err != nil {
 		return nil, err
 	}

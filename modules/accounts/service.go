@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -13,6 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/canvass/canvass/migrations"
 	"github.com/canvass/canvass/modules/mailer"
 	"github.com/canvass/canvass/modules/ratelimit"
 	"github.com/canvass/canvass/modules/social"
@@ -47,6 +49,7 @@ const (
 type Service struct {
 	store   *Store
 	limiter *ratelimit.Limiter
+	tasks   Tasks // nil: background tasks run at once, in the request
 	mail    mailer.Sender
 	mails   *Mails
 	log     *slog.Logger
@@ -226,8 +229,9 @@ func (s *Service) newSession(ah *AccountHolder, p *Participant, client Client) (
 }
 
 // login checks the password; it never tells whether the email exists, and refuses with 429
-// once an account or an IP has failed too often.
-func (s *Service) login(ctx context.Context, panel *web.Panel, email, password string, client Client) (*Issued, error) {
+// once an account or an IP has failed too often. gate is asked, with the failures before
+// this attempt, whether it may go on (the captcha; nil: always): see beginLogin.
+func (s *Service) login(ctx context.Context, panel *web.Panel, email, password string, client Client, gate LoginGate) (*Issued, error) {
 	if err := checkParentFrameURL(nil, client.ParentFrameURL); err != nil {
 		return nil, err // before anything is counted: not a failed login
 	}
@@ -242,22 +246,18 @@ func (s *Service) login(ctx context.Context, panel *web.Panel, email, password s
 	if len(email) > maxEmailLength || len(password) > 4*MaxPasswordLength {
 		return nil, web.Fail(fiber.StatusUnauthorized, "error.login_failed", nil)
 	}
-	acctKey, ipKey := "login:acct:"+panel.ID+":"+email, "login:ip:"+client.IP
-	for _, lim := range []struct {
-		key string
-		max int
-	}{{acctKey, maxFailuresAccount}, {ipKey, maxFailuresIP}} {
-		n, err := s.limiter.Count(ctx, lim.key, loginWindow)
-		if err != nil {
-			return nil, err
-		}
-		if n >= lim.max {
-			return nil, web.Fail(fiber.StatusTooManyRequests, "error.login_rate_limited", nil)
+	attempt, err := s.beginLogin(ctx, panel, email, client.IP)
+	if err != nil {
+		return nil, err
+	}
+	if gate != nil {
+		if err := gate(func() (int, error) { return attempt.prior(ctx, s.limiter) }); err != nil {
+			return nil, attempt.undo(ctx, s.limiter, err)
 		}
 	}
 	ah, err := s.store.HolderByEmail(ctx, panel.ID, email)
 	if err != nil && !errors.Is(err, ErrNotFound) {
-		return nil, err
+		return nil, attempt.undo(ctx, s.limiter, err)
 	}
 	hash := dummyHash
 	if ah != nil {
@@ -265,20 +265,12 @@ func (s *Service) login(ctx context.Context, panel *web.Panel, email, password s
 	}
 	ok, err := CheckPassword(hash, password)
 	if err != nil {
-		return nil, err
+		return nil, attempt.undo(ctx, s.limiter, err)
 	}
-	if ah == nil || !ok {
-		for _, key := range []string{acctKey, ipKey} {
-			if _, err := s.limiter.Hit(ctx, key, loginWindow); err != nil {
-				return nil, err
-			}
-		}
-		return nil, web.Fail(fiber.StatusUnauthorized, "error.login_failed", nil)
+	if ah == nil || !ok || ah.Status == StatusClosed {
+		return nil, web.Fail(fiber.StatusUnauthorized, "error.login_failed", nil) // the attempt stays counted
 	}
-	if ah.Status == StatusClosed {
-		return nil, web.Fail(fiber.StatusUnauthorized, "error.login_failed", nil)
-	}
-	if err := s.limiter.Reset(ctx, acctKey); err != nil {
+	if err := attempt.succeeded(ctx, s.limiter); err != nil {
 		return nil, err
 	}
 	p, err := s.store.ParticipantOf(ctx, ah.ID)
@@ -333,7 +325,9 @@ type Link struct {
 }
 
 // ForgotPassword mails a single-use reset link valid for an hour. Whether the email exists is
-// never told: the caller answers the same either way.
+// never told: the caller answers the same either way, and in the same time, since the request
+// only queues the task that looks the address up (TaskPasswordReset); without a job queue the
+// task runs at once.
 func (s *Service) ForgotPassword(ctx context.Context, panel *web.Panel, email, lang string, link Link, client Client) error {
 	email = NormalizeEmail(email)
 	if !validEmail(email) {
@@ -348,7 +342,49 @@ func (s *Service) ForgotPassword(ctx context.Context, panel *web.Panel, email, l
 			return web.Fail(fiber.StatusTooManyRequests, "error.mail_rate_limited", nil)
 		}
 	}
-	ah, err := s.store.HolderByEmail(ctx, panel.ID, email)
+	req := passwordResetRequest{Panel: panel.Key, Email: email, Lang: lang, Origin: link.Origin, Path: link.Path}
+	if s.tasks == nil {
+		return s.passwordReset(ctx, panel, req)
+	}
+	payload, err := json.Marshal(req)
+	if err != nil {
+		return err
+	}
+	return migrations.InTx(ctx, s.store.db, func(tx *gorm.DB) error { return s.tasks.QueueTask(tx, TaskPasswordReset, payload) })
+}
+
+// TaskPasswordReset names the background task of a forgot-password request (RunPasswordReset).
+const TaskPasswordReset = "accounts.password_reset"
+
+// passwordResetRequest is a forgot-password request as its task receives it.
+type passwordResetRequest struct {
+	Panel  string `json:"panel"`
+	Email  string `json:"email"`
+	Lang   string `json:"lang"`
+	Origin string `json:"origin"`
+	Path   string `json:"path"`
+}
+
+// RunPasswordReset is the task a forgot-password request queued (register it with the job
+// queue): the address's account, if it has one, gets a reset link. Run twice (a retry after a
+// crash), it mails a second link; either works, until one is used (endMailedLinks).
+func (s *Service) RunPasswordReset(ctx context.Context, payload []byte) error {
+	var req passwordResetRequest
+	if err := json.Unmarshal(payload, &req); err != nil {
+		return fmt.Errorf("read password reset task: %w", err)
+	}
+	if s.memberSettings.panels == nil {
+		return errors.New("password reset task: no panels to find it in (SetMemberSettings)")
+	}
+	panel, found, err := s.memberSettings.panels.Panel(ctx, req.Panel)
+	if err != nil || !found {
+		return errors.Join(fmt.Errorf("password reset task: panel %q not found", req.Panel), err)
+	}
+	return s.passwordReset(ctx, panel, req)
+}
+
+func (s *Service) passwordReset(ctx context.Context, panel *web.Panel, req passwordResetRequest) error {
+	ah, err := s.store.HolderByEmail(ctx, panel.ID, req.Email)
 	if errors.Is(err, ErrNotFound) {
 		s.log.Info("password reset asked for an unknown email", "panel", panel.Key)
 		return nil
@@ -360,11 +396,12 @@ func (s *Service) ForgotPassword(ctx context.Context, panel *web.Panel, email, l
 		return nil
 	}
 	return s.newTokenMailed(ctx, ah.ID, PurposePasswordReset, resetTTL, func(tx *gorm.DB, event, token string) error {
-		return s.mails.PasswordReset(tx, event, panel, ah, memberLanguage(ah, panel, lang), link.Origin+link.Path+"?token="+token)
+		return s.mails.PasswordReset(tx, event, panel, ah, memberLanguage(ah, panel, req.Lang), req.Origin+req.Path+"?token="+token)
 	})
 }
 
-// ResetPassword spends a reset token, sets the new password and ends every session of the account.
+// ResetPassword spends a reset token, sets the new password and ends every session of the
+// account and every other link mailed to it.
 func (s *Service) ResetPassword(ctx context.Context, panel *web.Panel, token, password string) (*AccountHolder, error) {
 	if perr := checkPassword("password", password); perr != nil {
 		return nil, perr
@@ -382,7 +419,10 @@ func (s *Service) ResetPassword(ctx context.Context, panel *web.Panel, token, pa
 		if err := tx.Model(&AccountHolder{}).Where("id = ?", ah.ID).Updates(map[string]any{"password_hash": hash, "updated_at": now}).Error; err != nil {
 			return fmt.Errorf("set password: %w", err)
 		}
-		return tx.Where("participant_id IN (?)", tx.Model(&Participant{}).Select("id").Where("account_holder_id = ?", ah.ID)).Delete(&Session{}).Error
+		if err := tx.Where("participant_id IN (?)", tx.Model(&Participant{}).Select("id").Where("account_holder_id = ?", ah.ID)).Delete(&Session{}).Error; err != nil {
+			return fmt.Errorf("end sessions of %s: %w", ah.ID, err)
+		}
+		return endMailedLinks(tx, ah.ID, now)
 	})
 	if errors.Is(err, ErrTokenSpent) {
 		return nil, web.Fail(fiber.StatusBadRequest, "error.reset_link_invalid", nil).WithCode("token_invalid")

@@ -57,7 +57,7 @@ func (m *Module) Session() fiber.Handler {
 			m.kit.ClearCookie(c, TokenCookie)
 		}
 		if source == "query" && !web.IsAPI(c) && c.Method() == fiber.MethodGet {
-			if member != nil {
+			if member != nil && !m.replacesAnotherSession(c, member) {
 				m.setTokenCookie(c, token)
 			}
 			return c.Redirect().Status(fiber.StatusSeeOther).To(web.WithoutQuery(c, "token", "pp-token", "refresh"))
@@ -72,6 +72,22 @@ func (m *Module) Session() fiber.Handler {
 		}
 		return c.Next()
 	}
+}
+
+// replacesAnotherSession tells whether a pp-token brought by a link from another site would
+// replace the live session of another member in this browser. The spec's ?pp-token entry stays
+// open to links from a tenant's own site, but a link from anywhere must not swap the member a
+// browser is signed in as for someone else (login CSRF): the session there is kept.
+func (m *Module) replacesAnotherSession(c fiber.Ctx, member *web.Member) bool {
+	if !web.FromAnotherSite(c) {
+		return false
+	}
+	before := c.Cookies(TokenCookie)
+	if before == "" || !ValidToken(before) {
+		return false
+	}
+	current, _, err := m.svc.Authenticate(c.Context(), web.PanelOf(c), before, 0)
+	return err == nil && current.ParticipantID != member.ParticipantID
 }
 
 // JoinMember reads another module's row of the member with the session of the requests that
@@ -104,7 +120,8 @@ func (m *Module) RequireMember() fiber.Handler {
 // gatePaths are the private pages that are themselves gates, and so not gated.
 var gatePaths = map[string]bool{"/accept-terms-and-conditions": true, "/terms": true, "/validate-email": true}
 
-// Private guards member pages: a visitor goes to /login?redirect=<current address>; a suspended
+// Private guards member pages: a visitor goes to the panel's login_page_url (with redirect and
+// referrer, web.PanelLoginURL) or else to /login?redirect=<current address>; a suspended
 // member to /suspended; then the terms gate and the email-validation gate of the panel.
 func (m *Module) Private() fiber.Handler {
 	return func(c fiber.Ctx) error {
@@ -113,7 +130,8 @@ func (m *Module) Private() fiber.Handler {
 			if web.IsAPI(c) {
 				return web.Unauthorized()
 			}
-			return c.Redirect().Status(fiber.StatusSeeOther).To(LoginURL(c))
+			// The panel's own login address (login_page_url) when it has one, else /login.
+			return c.Redirect().Status(fiber.StatusSeeOther).To(cmp.Or(web.PanelLoginURL(c), LoginURL(c)))
 		}
 		if member.Status == StatusSuspended {
 			return c.Redirect().Status(fiber.StatusSeeOther).To("/suspended")

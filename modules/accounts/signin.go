@@ -290,7 +290,7 @@ func (s *Service) LinkPending(ctx context.Context, panel *web.Panel, secret, pas
 	if err != nil {
 		return nil, "", err
 	}
-	issued, err := s.Login(ctx, panel, ah.Email, password, client)
+	issued, err := s.Login(ctx, panel, ah.Email, password, client, nil) // the identity came back from the provider: no captcha
 	if err != nil {
 		return nil, "", err
 	}

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
 	"github.com/canvass/canvass/modules/captcha"
+	"github.com/canvass/canvass/modules/ratelimit"
 	"github.com/canvass/canvass/modules/web"
 	views "github.com/canvass/canvass/views/accounts"
 	"github.com/gofiber/fiber/v3"
@@ -96,6 +98,12 @@ func (m *Module) loadCaptcha(ctx context.Context, panelID string) (*captchaConfi
 // captchaFor is the panel's captcha when this request must solve one: always, or once this IP
 // (or, for the API's recaptcha-required, this account) has failed often enough.
 func (m *Module) captchaFor(c fiber.Ctx, account string) (*captchaConfig, error) {
+	return m.captchaAfter(c, func() (int, error) { return m.svc.failures(c.Context(), web.PanelOf(c), c.IP(), account) })
+}
+
+// captchaAfter is the panel's captcha when a request with this many failures before it must
+// solve one; failures is asked only when the panel's mode depends on them.
+func (m *Module) captchaAfter(c fiber.Ctx, failures func() (int, error)) (*captchaConfig, error) {
 	cfg, err := m.signInOf(c.Context(), web.PanelOf(c))
 	if err != nil || cfg.captcha == nil {
 		return nil, err
@@ -103,11 +111,11 @@ func (m *Module) captchaFor(c fiber.Ctx, account string) (*captchaConfig, error)
 	if cfg.captcha.Mode == captcha.ModeAlways {
 		return cfg.captcha, nil
 	}
-	failures, err := m.svc.failures(c.Context(), web.PanelOf(c), c.IP(), account)
+	n, err := failures()
 	if err != nil {
 		return nil, err
 	}
-	if failures >= cfg.captcha.AfterFailures {
+	if n >= cfg.captcha.AfterFailures {
 		return cfg.captcha, nil
 	}
 	return nil, nil
@@ -124,14 +132,120 @@ func (s *Service) failures(ctx context.Context, panel *web.Panel, ip, account st
 	if err != nil || account == "" {
 		return logins + signUps, err
 	}
-	acct, err := s.limiter.Count(ctx, "login:acct:"+panel.ID+":"+NormalizeEmail(account), loginWindow)
+	acct, err := s.limiter.Count(ctx, loginAccountKey(panel, account), loginWindow)
 	return max(logins+signUps, acct), err
 }
 
-// signUpFailed counts a refused sign-up against the IP.
-func (s *Service) signUpFailed(ctx context.Context, ip string) error {
-	_, err := s.limiter.Hit(ctx, signUpIPKey+ip, loginWindow)
-	return err
+func loginAccountKey(panel *web.Panel, email string) string {
+	return "login:acct:" + panel.ID + ":" + NormalizeEmail(email)
+}
+
+// loginAttempt is a password login counted as a failure of its account and its IP before the
+// password is checked. Counting first and deciding on the count is one atomic step per key
+// (ratelimit.Hit), so logins at once each see the ones before them: no more than the limit
+// get their password checked, and every attempt past the captcha's threshold is asked for
+// one, however many arrive together. A right password takes its count back.
+type loginAttempt struct {
+	acctKey, ipKey, ip string
+	acct, byIP         int // the counts with this attempt
+}
+
+// LoginGate decides whether a counted login may go on (the captcha), given how to learn the
+// failures before it (asked only when the panel's captcha depends on them).
+type LoginGate func(prior func() (int, error)) error
+
+// beginLogin counts the attempt, refusing it with 429 when the account or the IP is past its
+// limit (a refused attempt is not counted: it checked nothing).
+func (s *Service) beginLogin(ctx context.Context, panel *web.Panel, email, ip string) (*loginAttempt, error) {
+	a := &loginAttempt{acctKey: loginAccountKey(panel, email), ipKey: "login:ip:" + ip, ip: ip}
+	var err error
+	if a.acct, err = s.limiter.Hit(ctx, a.acctKey, loginWindow); err != nil {
+		return nil, err
+	}
+	if a.byIP, err = s.limiter.Hit(ctx, a.ipKey, loginWindow); err != nil {
+		return nil, heldHit{s.limiter, a.acctKey, loginWindow}.release(ctx, err)
+	}
+	if a.acct > maxFailuresAccount || a.byIP > maxFailuresIP {
+		return nil, a.undo(ctx, s.limiter, web.Fail(fiber.StatusTooManyRequests, "error.login_rate_limited", nil))
+	}
+	return a, nil
+}
+
+// prior is the failures before this attempt, those in flight included: the captcha's measure
+// (failures, for an attempt not yet counted).
+func (a *loginAttempt) prior(ctx context.Context, l *ratelimit.Limiter) (int, error) {
+	signUps, err := l.Count(ctx, signUpIPKey+a.ip, loginWindow)
+	return max(a.byIP-1+signUps, a.acct-1), err
+}
+
+// undo uncounts an attempt that checked no password (refused, or failed on our side) and
+// returns why; a failure to uncount it is said too.
+func (a *loginAttempt) undo(ctx context.Context, l *ratelimit.Limiter, why error) error {
+	return heldHit{l, a.acctKey, loginWindow}.release(ctx, heldHit{l, a.ipKey, loginWindow}.release(ctx, why))
+}
+
+// succeeded ends the account's failures and uncounts this attempt from the IP's.
+func (a *loginAttempt) succeeded(ctx context.Context, l *ratelimit.Limiter) error {
+	return errors.Join(l.Reset(ctx, a.acctKey), l.Release(ctx, a.ipKey, loginWindow))
+}
+
+// signUpGate counts a sign-up as a failure of its IP before anything is checked, as a login
+// does (beginLogin): sign-ups at once each see the ones before them, so every one past the
+// captcha's threshold is asked for one. It also holds one of the IP's sign-ups of the hour
+// (the panel's SignUpsPerIPPerHour; past it, 429). The captcha is checked here; done settles
+// the counts by the outcome: a success keeps its place in the hour's sign-ups and is no
+// failure, a refusal of the member's input stays a failure, and neither counts when the
+// sign-up failed on our side.
+func (m *Module) signUpGate(c fiber.Ctx, token string) (done func(error) error, err error) {
+	ctx, ip, l := c.Context(), c.IP(), m.svc.limiter
+	failure := heldHit{l, signUpIPKey + ip, loginWindow}
+	joined := heldHit{l, "joined:ip:" + ip, time.Hour}
+	signUps, err := l.Hit(ctx, failure.key, failure.window)
+	if err != nil {
+		return nil, err
+	}
+	n, err := l.Hit(ctx, joined.key, joined.window)
+	if err != nil {
+		return nil, failure.release(ctx, err)
+	}
+	if n > web.PanelOf(c).SignUpsPerIPPerHour {
+		return nil, failure.release(ctx, joined.release(ctx, web.Fail(fiber.StatusTooManyRequests, "error.sign_up_rate_limited", nil)))
+	}
+	cfg, err := m.captchaAfter(c, func() (int, error) {
+		logins, err := l.Count(ctx, "login:ip:"+ip, loginWindow)
+		return logins + signUps - 1, err
+	})
+	if err == nil && cfg != nil {
+		err = m.verifyCaptcha(c, cfg, token)
+	}
+	if err != nil {
+		return nil, failure.release(ctx, joined.release(ctx, err))
+	}
+	return func(err error) error {
+		var e *web.Error
+		switch {
+		case err == nil:
+			return failure.release(ctx, nil)
+		case errors.As(err, &e) && e.Status < 500:
+			return joined.release(ctx, err)
+		}
+		return failure.release(ctx, joined.release(ctx, err))
+	}, nil
+}
+
+// heldHit is a hit counted in advance under key, taken back when it turns out not to count.
+type heldHit struct {
+	l      *ratelimit.Limiter
+	key    string
+	window time.Duration
+}
+
+// release takes the hit back and returns why (with the release's own failure, if any).
+func (h heldHit) release(ctx context.Context, why error) error {
+	if err := h.l.Release(ctx, h.key, h.window); err != nil {
+		return errors.Join(why, err)
+	}
+	return why
 }
 
 // checkCaptcha verifies the captcha token of a join, login or forgot-password request when the
@@ -142,7 +256,23 @@ func (m *Module) checkCaptcha(c fiber.Ctx, token, account string) error {
 	if err != nil || cfg == nil {
 		return err
 	}
-	err = m.captcha.Verify(c.Context(), *cfg, token, c.IP(), c.Hostname(), "")
+	return m.verifyCaptcha(c, cfg, token)
+}
+
+// loginGate is the captcha check of a password login, asked once the attempt is counted
+// (Service.login).
+func (m *Module) loginGate(c fiber.Ctx, token string) LoginGate {
+	return func(prior func() (int, error)) error {
+		cfg, err := m.captchaAfter(c, prior)
+		if err != nil || cfg == nil {
+			return err
+		}
+		return m.verifyCaptcha(c, cfg, token)
+	}
+}
+
+func (m *Module) verifyCaptcha(c fiber.Ctx, cfg *captchaConfig, token string) error {
+	err := m.captcha.Verify(c.Context(), *cfg, token, c.IP(), c.Hostname(), "")
 	switch {
 	case err == nil:
 		return nil
@@ -165,9 +295,13 @@ func (m *Module) formCaptchaToken(c fiber.Ctx) string {
 	return c.FormValue(cfg.captcha.ResponseField())
 }
 
-// captchaWidget is what a form shows when the panel asks for a captcha now; nil otherwise.
-func (m *Module) captchaWidget(c fiber.Ctx, account string) (*views.Captcha, error) {
+// captchaWidget is what a form shows when the panel asks for a captcha now, or when asked is
+// set (the form was refused for want of one); nil otherwise.
+func (m *Module) captchaWidget(c fiber.Ctx, account string, asked bool) (*views.Captcha, error) {
 	cfg, err := m.captchaFor(c, account)
+	if asked && err == nil && cfg == nil {
+		cfg, err = m.captchaAfter(c, func() (int, error) { return math.MaxInt, nil })
+	}
 	if err != nil || cfg == nil {
 		return nil, err
 	}

@@ -293,8 +293,21 @@ func (s *Store) SetPassword(ctx context.Context, holderID, participantID, keepSe
 		if err := tx.Where("participant_id = ? AND id <> ?", participantID, keepSessionID).Delete(&Session{}).Error; err != nil {
 			return fmt.Errorf("end other sessions of %s: %w", participantID, err)
 		}
-		return nil
+		return endMailedLinks(tx, holderID, time.Now().UTC())
 	})
+}
+
+// endMailedLinks spends every unused password-reset and email-validation link of an account
+// holder, on the caller's transaction: a new password ends whatever an older mail could still
+// do (someone who read the mailbox once must not keep a way in).
+func endMailedLinks(tx *gorm.DB, holderID string, at time.Time) error {
+	err := tx.Model(&AccountToken{}).
+		Where("account_holder_id = ? AND purpose IN ? AND used_at IS NULL", holderID, []string{PurposePasswordReset, PurposeEmailValidation}).
+		Update("used_at", at).Error
+	if err != nil {
+		return fmt.Errorf("end mailed links of %s: %w", holderID, err)
+	}
+	return nil
 }
 
 // PanelOfParticipant tells which panel a participant belongs to, on the caller's connection

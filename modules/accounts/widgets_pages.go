@@ -121,25 +121,17 @@ func (m *Module) widgetSubmit(kind string) fiber.Handler {
 		}
 		panel, email := web.PanelOf(c), c.FormValue("email")
 		form := views.FormProps{Values: map[string]string{"email": email}}
-		account := ""
-		if kind == views.WidgetLogin {
-			account = email
-		}
-		if kind == views.WidgetJoin {
-			form.Values["firstName"] = c.FormValue("firstName")
-		}
-		err := m.checkCaptcha(c, m.formCaptchaToken(c), account)
 		var issued *Issued
-		switch {
-		case err != nil:
-		case kind == views.WidgetLogin:
+		var err error
+		if kind == views.WidgetLogin {
 			cl := client(c)
 			cl.ParentFrameURL = parent
-			issued, err = m.svc.Login(c.Context(), panel, email, c.FormValue("password"), cl)
-		default:
+			issued, err = m.svc.Login(c.Context(), panel, email, c.FormValue("password"), cl, m.loginGate(c, m.formCaptchaToken(c)))
+		} else {
+			form.Values["firstName"] = c.FormValue("firstName")
 			issued, err = m.register(c, panel, RegisterInput{
 				Email: email, Password: c.FormValue("password"), FirstName: c.FormValue("firstName"), ParentFrameURL: parent,
-			})
+			}, m.formCaptchaToken(c))
 		}
 		if err != nil {
 			if ferr := m.formFailure(c, err, &form); ferr != nil {
@@ -171,8 +163,13 @@ func (m *Module) widgetLogout(c fiber.Ctx) error {
 // GET /widgets/continue?code=: the top-level hand-off. The frame's session cookie is
 // partitioned to the framing site and never comes here, so the code a widget minted starts a
 // session of the panel's own (first-party; web.IsEmbed leaves this path out), ending the one
-// this browser had, and the member lands on the feed. Never framed.
+// this browser had, and the member lands on the feed. Never framed. A browser already signed in
+// here keeps its session when the hand-off comes from another site (the code is left unspent):
+// a link anywhere must not sign a member in as someone else (login CSRF).
 func (m *Module) widgetContinue(c fiber.Ctx) error {
+	if web.MemberOf(c) != nil && web.FromAnotherSite(c) {
+		return c.Redirect().Status(fiber.StatusSeeOther).To("/feed")
+	}
 	issued, err := m.svc.SpendHandoff(c.Context(), web.PanelOf(c), c.Query("code"), client(c))
 	if err != nil {
 		return err

@@ -192,6 +192,7 @@ var panelSections = []struct {
 	{"/ledger", "console.section.ledger", ActionLedger},
 	{"/competitions", "console.section.competitions", ActionCompetitions},
 	{"/summary", "console.section.summary", ActionLedger},
+	{"/offer-holds", "console.section.offer_holds", ActionLedger},
 	{"/members", "console.section.members", ActionReadMembers},
 	{"/operators", "console.section.operators", ActionManageOperators},
 	{"/audit", "console.section.audit", ActionReadAudit},

@@ -12,7 +12,10 @@ type Operator struct {
 	PasswordHash string
 	// TOTPSecret is the enrolled RFC 6238 secret (base32), "" until the operator enrols.
 	TOTPSecret string `gorm:"column:totp_secret"`
-	CreatedAt  time.Time
+	// TOTPLastStep is the time step of the last code accepted (0: none); no code of that step or
+	// an earlier one is accepted again (RFC 6238 §5.2).
+	TOTPLastStep int64 `gorm:"column:totp_last_step"`
+	CreatedAt    time.Time
 }
 
 // Grant gives an operator one role on one panel; an operator may hold several.

@@ -17,6 +17,7 @@ import (
 	"github.com/canvass/canvass/modules/accounts"
 	"github.com/google/uuid"
 	"github.com/pquerna/otp"
+	"github.com/pquerna/otp/hotp"
 	"github.com/pquerna/otp/totp"
 	"gorm.io/gorm"
 )
@@ -318,13 +319,34 @@ func (s *Service) CheckSecondFactor(ctx context.Context, op *Operator, code stri
 		return false, nil
 	}
 	if len(code) == 6 {
-		ok, err := totp.ValidateCustom(code, op.TOTPSecret, s.now().UTC(), totp.ValidateOpts{Period: 30, Skew: 1, Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1})
-		if err != nil {
+		step, ok := s.totpStep(op.TOTPSecret, code)
+		if !ok {
 			return false, nil
 		}
-		return ok, nil
+		return s.store.SpendTOTPStep(ctx, op.ID, step)
 	}
 	return s.store.UseRecoveryCode(ctx, op.ID, hashRecoveryCode(code), s.now().UTC())
+}
+
+// totpPeriod and totpSkew: a code is 30 seconds' (RFC 6238's default), and the one before and
+// after it are accepted too, for clocks that drift and codes typed slowly.
+const (
+	totpPeriod = 30
+	totpSkew   = 1
+)
+
+// totpStep is the time step (RFC 6238's counter) code is the code of, within the skew of now.
+// The caller spends it (Store.SpendTOTPStep): a code, like the step it belongs to, signs in
+// once, and no earlier step is accepted after it (RFC 6238 §5.2).
+func (s *Service) totpStep(secret, code string) (int64, bool) {
+	now := s.now().UTC().Unix() / totpPeriod
+	for step := now - totpSkew; step <= now+totpSkew; step++ {
+		ok, err := hotp.ValidateCustom(code, uint64(step), secret, hotp.ValidateOpts{Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1})
+		if err == nil && ok {
+			return step, true
+		}
+	}
+	return 0, false
 }
 
 // Enrolment is the TOTP secret shown to enrol: as text and as an otpauth URI.
@@ -363,8 +385,8 @@ func (s *Service) FinishEnrol(ctx context.Context, sess *Session, op *Operator, 
 	if sess.PendingTOTPSecret == "" {
 		return nil, ErrBadCode
 	}
-	ok, err := totp.ValidateCustom(strings.TrimSpace(code), sess.PendingTOTPSecret, s.now().UTC(), totp.ValidateOpts{Period: 30, Skew: 1, Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1})
-	if err != nil || !ok {
+	step, ok := s.totpStep(sess.PendingTOTPSecret, strings.TrimSpace(code))
+	if !ok {
 		return nil, ErrBadCode
 	}
 	codes := make([]string, RecoveryCodes)
@@ -374,7 +396,7 @@ func (s *Service) FinishEnrol(ctx context.Context, sess *Session, op *Operator, 
 		codes[i] = c[:5] + "-" + c[5:]
 		hashes[i] = hashRecoveryCode(codes[i])
 	}
-	if err := s.store.EnrolTOTP(ctx, op.ID, sess.PendingTOTPSecret, hashes); err != nil {
+	if err := s.store.EnrolTOTP(ctx, op.ID, sess.PendingTOTPSecret, step, hashes); err != nil {
 		return nil, err
 	}
 	if err := s.store.SetPendingTOTP(ctx, sess.TokenHash, ""); err != nil {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"reflect"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -217,14 +219,79 @@ func TestARecoveryCodeIsAcceptedOnceAndOnlyForItsOperator(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, int64(RecoveryCodes-2), left)
 
-		// The authenticator's code, now and one step either side; not two steps away.
-		for offset, want := range map[time.Duration]bool{0: true, -30 * time.Second: true, 30 * time.Second: true, 90 * time.Second: false} {
-			code, err := totp.GenerateCode(secret, f.clock.Add(offset))
+	})
+}
+
+func TestATOTPCodeSignsInOnceAndNoEarlierCodeAfterIt(t *testing.T) {
+	t.Parallel()
+	eachFixture(t, func(t *testing.T, f *fixture) {
+		op := f.operator("owner@ops.test", RoleOwner, f.acme)
+		secret, _ := f.enrol(op) // with the code of the step now: spent
+		code := func(offset time.Duration) string {
+			c, err := totp.GenerateCode(secret, f.clock.Add(offset))
 			require.NoError(t, err)
-			ok, err := f.svc.CheckSecondFactor(f.ctx, op, code)
-			require.NoError(t, err)
-			assert.Equal(t, want, ok, "a code of %s from now", offset)
+			return c
 		}
+		f.clock = f.clock.Add(5 * time.Minute) // past the enrolment's steps
+		steps := []struct {
+			name   string
+			offset time.Duration
+			want   bool
+		}{
+			{"two steps ago is too old", -60 * time.Second, false},
+			{"the step before now, within the skew", -30 * time.Second, true},
+			{"the same code again", -30 * time.Second, false},
+			{"the step now", 0, true},
+			{"the step now again", 0, false},
+			{"the step before now, after the step now was spent", -30 * time.Second, false},
+			{"the step after now, within the skew", 30 * time.Second, true},
+			{"now, after the step after it", 0, false},
+			{"three steps ahead is too far", 90 * time.Second, false},
+		}
+		for _, st := range steps {
+			ok, err := f.svc.CheckSecondFactor(f.ctx, op, code(st.offset))
+			require.NoError(t, err, st.name)
+			assert.Equal(t, st.want, ok, st.name)
+		}
+	})
+}
+
+func TestTheCodeThatConfirmedAnEnrolmentDoesNotSignIn(t *testing.T) {
+	t.Parallel()
+	eachFixture(t, func(t *testing.T, f *fixture) {
+		op := f.operator("owner@ops.test", RoleOwner, f.acme)
+		secret, _ := f.enrol(op)
+		enrolCode, err := totp.GenerateCode(secret, f.clock)
+		require.NoError(t, err)
+		f.clock = f.clock.Add(20 * time.Second) // a later sign-in within the skew of that code
+		ok, err := f.svc.CheckSecondFactor(f.ctx, op, enrolCode)
+		require.NoError(t, err)
+		assert.False(t, ok)
+	})
+}
+
+func TestOneTOTPCodeSentManyTimesAtOnceSignsInOnce(t *testing.T) {
+	t.Parallel()
+	eachFixture(t, func(t *testing.T, f *fixture) {
+		op := f.operator("owner@ops.test", RoleOwner, f.acme)
+		secret, _ := f.enrol(op)
+		f.clock = f.clock.Add(5 * time.Minute)
+		code, err := totp.GenerateCode(secret, f.clock)
+		require.NoError(t, err)
+		const racers = 12
+		var wg sync.WaitGroup
+		var accepted atomic.Int32
+		for range racers {
+			wg.Go(func() {
+				ok, err := f.svc.CheckSecondFactor(f.ctx, op, code)
+				assert.NoError(t, err)
+				if ok {
+					accepted.Add(1)
+				}
+			})
+		}
+		wg.Wait()
+		assert.Equal(t, int32(1), accepted.Load())
 	})
 }
 

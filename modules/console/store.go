@@ -51,10 +51,12 @@ func (s *Store) SetPassword(ctx context.Context, operatorID, hash string) error 
 	return nil
 }
 
-// EnrolTOTP sets the operator's secret and replaces their recovery codes, in one transaction.
-func (s *Store) EnrolTOTP(ctx context.Context, operatorID, secret string, codeHashes []string) error {
+// EnrolTOTP sets the operator's secret, with the step of the code that confirmed it spent, and
+// replaces their recovery codes, in one transaction.
+func (s *Store) EnrolTOTP(ctx context.Context, operatorID, secret string, step int64, codeHashes []string) error {
 	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if err := tx.Model(&Operator{}).Where("id = ?", operatorID).Update("totp_secret", secret).Error; err != nil {
+		err := tx.Model(&Operator{}).Where("id = ?", operatorID).Updates(map[string]any{"totp_secret": secret, "totp_last_step": step}).Error
+		if err != nil {
 			return fmt.Errorf("enrol totp: %w", err)
 		}
 		if err := tx.Where("operator_id = ?", operatorID).Delete(&RecoveryCode{}).Error; err != nil {
@@ -69,6 +71,17 @@ func (s *Store) EnrolTOTP(ctx context.Context, operatorID, secret string, codeHa
 		}
 		return nil
 	})
+}
+
+// SpendTOTPStep records step as the operator's last accepted TOTP step, in one statement that
+// holds only while no later or equal step was accepted: true when it did (the code signs in),
+// false for a step already spent or older than one spent, however many requests try at once.
+func (s *Store) SpendTOTPStep(ctx context.Context, operatorID string, step int64) (bool, error) {
+	res := s.db.WithContext(ctx).Model(&Operator{}).Where("id = ? AND totp_last_step < ?", operatorID, step).Update("totp_last_step", step)
+	if res.Error != nil {
+		return false, fmt.Errorf("spend totp step of operator %s: %w", operatorID, res.Error)
+	}
+	return res.RowsAffected == 1, nil
 }
 
 // UseRecoveryCode spends one unused code; false when there is none with that hash.

@@ -37,8 +37,12 @@ type Event struct {
 // Models lists the module's tables for the schema check.
 func Models() []any { return []any{&Event{}} }
 
-// Event names the app sends.
-const EndOfFeedReached = "END_OF_FEED_REACHED"
+// Event names the app sends: the app's load (the tracking image of every page a visit enters
+// the app by) and the end of the feed.
+const (
+	AppLoad          = "APP_LOAD"
+	EndOfFeedReached = "END_OF_FEED_REACHED"
+)
 
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,64}$`)
 

@@ -113,6 +113,9 @@ func skipList(body []byte) ([]string, error) {
 	if err := json.Unmarshal(body, &obj); err != nil {
 		return nil, web.Invalid("skip", "error.malformed_json", nil)
 	}
+	if web.ExactKeys(body, &obj) != nil { // "SKIP": the field is named skip, exactly
+		return nil, web.Invalid("skip", "error.unknown_field", nil)
+	}
 	return obj.Skip, nil
 }
 

@@ -107,6 +107,7 @@ type Queue struct {
 
 	mu      sync.Mutex
 	sms     *SMSHandler // how texts go (HandleSMS)
+	tasks   map[string]TaskHandler
 	sweeps  map[string]Sweep
 	started bool
 	stopSub func()
@@ -128,12 +129,13 @@ func New(d Deps) (*Queue, error) {
 	}
 	q := &Queue{
 		db: d.DB, sqlDB: sqlDB, postgres: d.DB.Dialector.Name() == "postgres", log: d.Log, cfg: cfg,
-		mail: d.Mail, sealer: d.Sealer, observe: d.Observe, sweeps: map[string]Sweep{},
+		mail: d.Mail, sealer: d.Sealer, observe: d.Observe, sweeps: map[string]Sweep{}, tasks: map[string]TaskHandler{},
 	}
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &mailWorker{q: q})
 	river.AddWorker(workers, &smsWorker{q: q})
 	river.AddWorker(workers, &sweepWorker{q: q})
+	river.AddWorker(workers, &taskWorker{q: q})
 	var driver riverdriver.Driver[*sql.Tx]
 	if q.postgres {
 		if cfg.PostgresURL != "" {

@@ -42,7 +42,7 @@ func NewCollector(namespace string) *Collector {
 			Namespace: namespace, Name: "job_wait_seconds", Help: "How long a job waited, available, before a worker took it, by kind.", Buckets: jobBuckets,
 		}, []string{"kind"}),
 	}
-	for _, kind := range []string{KindMail, KindSMS, KindSweep} {
+	for _, kind := range []string{KindMail, KindSMS, KindSweep, KindTask} {
 		for _, r := range []string{"completed", "failed", "discarded", "cancelled"} {
 			c.finished.WithLabelValues(kind, r)
 		}

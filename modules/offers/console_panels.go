@@ -3,6 +3,8 @@ package offers
 import (
 	"context"
 	"fmt"
+
+	"github.com/canvass/canvass/modules/web"
 )
 
 // SpecOf reads a panel's offers provider back as the tenant file's `offers:` part, secrets
@@ -18,6 +20,9 @@ func (m *Module) SpecOf(ctx context.Context, panelID string) (*Spec, error) {
 		return nil, fmt.Errorf("open postback secret of panel %s: %w", panelID, err)
 	}
 	s := &Spec{BaseURL: row.BaseURL, AppID: row.AppID, PostbackSecret: string(secret)}
+	if row.CreditCeilingMinor != nil {
+		s.CreditCeiling = web.MoneyString(*row.CreditCeilingMinor, row.CreditCeilingCurrency)
+	}
 	if row.APIKeySealed != "" {
 		key, err := m.svc.sealer.Open(row.APIKeySealed, sealBinding(panelID, "api-key"))
 		if err != nil {

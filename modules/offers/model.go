@@ -9,7 +9,11 @@ type ProviderRow struct {
 	AppID                string
 	APIKeySealed         string
 	PostbackSecretSealed string
-	UpdatedAt            time.Time
+	// CreditCeilingMinor is the most one postback credits at once, in minor units of
+	// CreditCeilingCurrency (the panel's when it was set); nil: no ceiling.
+	CreditCeilingMinor    *int64
+	CreditCeilingCurrency string
+	UpdatedAt             time.Time
 }
 
 func (ProviderRow) TableName() string { return "offer_providers" }
@@ -112,7 +116,39 @@ type IssueRow struct {
 
 func (IssueRow) TableName() string { return "offer_issues" }
 
+// Hold states: held for review, then approved (paid) or refused (nothing paid).
+const (
+	HoldHeld     = "held"
+	HoldApproved = "approved"
+	HoldRefused  = "refused"
+)
+
+// CreditHold is a postback credit above the panel's ceiling, held for an operator's review
+// instead of paid: one per (provider, transaction). Approving pays it once, in the
+// transaction that resolves it; refusing pays nothing and keeps who refused it and why.
+type CreditHold struct {
+	ID            string `gorm:"primaryKey"`
+	PanelID       string
+	AppID         string
+	TransactionID string
+	ParticipantID string
+	OfferID       string
+	OfferName     string
+	AmountMinor   int64
+	CurrencyCode  string
+	CeilingMinor  int64 // the ceiling it was held against
+	Status        string
+	Response      string // the provider's answer, given again to its retries
+	EntryID       *string
+	ResolvedBy    string
+	Reason        string
+	ResolvedAt    *time.Time
+	CreatedAt     time.Time
+}
+
+func (CreditHold) TableName() string { return "offer_credit_holds" }
+
 // Models lists the module's tables for the schema check.
 func Models() []any {
-	return []any{&ProviderRow{}, &MemberRow{}, &Row{}, &PostbackRecord{}, &Outcome{}, &IssueRow{}}
+	return []any{&ProviderRow{}, &MemberRow{}, &Row{}, &PostbackRecord{}, &Outcome{}, &IssueRow{}, &CreditHold{}}
 }

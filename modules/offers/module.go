@@ -97,8 +97,12 @@ func New(d Deps) *Module {
 func (m *Module) Service() *Service { return m.svc }
 
 // EraseMember erases what the module keeps of a member whose account closes (accounts'
-// Eraser), in the closing transaction.
+// Eraser), in the closing transaction; their credits still held for review are refused (their
+// balance goes with the account).
 func (m *Module) EraseMember(_ context.Context, tx *gorm.DB, participantID string) error {
+	if err := m.svc.store.refuseHoldsOf(tx, participantID, m.svc.now().UTC()); err != nil {
+		return err
+	}
 	return m.svc.store.Erase(tx, participantID)
 }
 

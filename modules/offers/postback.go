@@ -128,9 +128,9 @@ func (s *Service) receive(ctx context.Context, req PostbackRequest, rec *Postbac
 		return nil, false, err
 	}
 	var body []byte
-	replay := false
+	replay, held := false, false
 	err = s.inTx(ctx, func(tx *gorm.DB) error {
-		body, replay = nil, false
+		body, replay, held = nil, false, false
 		var prior Outcome
 		err := tx.Where("panel_id = ? AND app_id = ? AND transaction_id = ? AND status = ?", req.Panel.ID, p.cfg.AppID, pb.TransactionID, pb.Status).Take(&prior).Error
 		if err == nil {
@@ -140,6 +140,18 @@ func (s *Service) receive(ctx context.Context, req PostbackRequest, rec *Postbac
 		if !errors.Is(err, gorm.ErrRecordNotFound) {
 			return fmt.Errorf("look up postback outcome: %w", err)
 		}
+		if pb.Status == StatusCredited {
+			// A credit held for review (or refused) answers its retries as it answered first:
+			// it neither pays nor holds again.
+			held, err := s.store.HoldOf(tx, req.Panel.ID, p.cfg.AppID, pb.TransactionID)
+			if err != nil {
+				return err
+			}
+			if held != nil {
+				body, replay = []byte(held.Response), true
+				return nil
+			}
+		}
 		member, err := s.store.MemberBySubID(ctx, tx, pb.SubID)
 		if err != nil {
 			return err
@@ -148,6 +160,14 @@ func (s *Service) receive(ctx context.Context, req PostbackRequest, rec *Postbac
 			return refuse(404, "unknown_member", "sub_id") // another panel's member is no member here
 		}
 		var out Outcome
+		if pb.Status == StatusCredited && p.holds(amount, req.Panel.CurrencyCode) {
+			h, err := s.hold(tx, req.Panel, p, member.ParticipantID, pb, amount)
+			if err != nil {
+				return err
+			}
+			body, held = []byte(h.Response), true
+			return nil
+		}
 		if pb.Status == StatusCredited {
 			out, err = s.credit(tx, req.Panel, p.cfg.AppID, member.ParticipantID, pb, amount)
 		} else {
@@ -162,7 +182,16 @@ func (s *Service) receive(ctx context.Context, req PostbackRequest, rec *Postbac
 		return tx.Create(&out).Error
 	})
 	if err != nil {
+		var r *Refusal
+		if pb.Status == StatusReversed && errors.As(err, &r) && r.Code == "nothing_to_reverse" {
+			// A reversal of a credit still held for review: nothing was paid, so nothing is
+			// taken back, and the hold is refused so no operator pays it later.
+			s.refuseReversedHold(ctx, req.Panel, p.cfg.AppID, pb.TransactionID)
+		}
 		return nil, false, err
+	}
+	if held {
+		rec.Reason = "held_for_review"
 	}
 	return body, replay, nil
 }

@@ -45,6 +45,19 @@ RETURNING hits`, key, now, cutoff, cutoff).Scan(&hits).Error
 	return hits, nil
 }
 
+// Release takes one hit back from key's current window. A limit that must hold for requests
+// at once counts each attempt before doing the work (Hit, then decide: two requests can never
+// both see the last free place), and releases the hit when the attempt turns out not to count,
+// such as a login whose password was right.
+func (l *Limiter) Release(ctx context.Context, key string, window time.Duration) error {
+	err := l.db.WithContext(ctx).Exec(`UPDATE rate_limits SET hits = hits - 1 WHERE key = ? AND window_start > ? AND hits > 0`,
+		key, l.now().UTC().Add(-window)).Error
+	if err != nil {
+		return fmt.Errorf("rate limit release %s: %w", key, err)
+	}
+	return nil
+}
+
 // Count returns the hits in key's current window without adding one.
 func (l *Limiter) Count(ctx context.Context, key string, window time.Duration) (int, error) {
 	var rows []RateLimit

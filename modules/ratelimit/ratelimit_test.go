@@ -142,3 +142,39 @@ func TestFiftyConcurrentHitsOnOneKeyCountExactlyFifty(t *testing.T) {
 		assert.Equal(t, want, results, "every hit saw its own count: 1 to 50, none twice")
 	})
 }
+
+func TestReleaseTakesBackOneHitOfTheCurrentWindowAndNeverGoesBelowNothing(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
+		ctx := context.Background()
+		l, clk := newLimiter(db)
+		const key, window = "login:acct:ann", time.Minute
+		count := func() int {
+			n, err := l.Count(ctx, key, window)
+			require.NoError(t, err)
+			return n
+		}
+		require.NoError(t, l.Release(ctx, key, window), "releasing a key never hit is fine")
+		assert.Equal(t, 0, count())
+
+		for range 3 {
+			_, err := l.Hit(ctx, key, window)
+			require.NoError(t, err)
+		}
+		require.NoError(t, l.Release(ctx, key, window))
+		assert.Equal(t, 2, count(), "one hit taken back")
+		for range 4 {
+			require.NoError(t, l.Release(ctx, key, window))
+		}
+		assert.Equal(t, 0, count(), "never below nothing")
+		hit, err := l.Hit(ctx, key, window)
+		require.NoError(t, err)
+		assert.Equal(t, 1, hit)
+
+		clk.t = clk.t.Add(window + time.Second)
+		require.NoError(t, l.Release(ctx, key, window), "an expired window is left alone")
+		hit, err = l.Hit(ctx, key, window)
+		require.NoError(t, err)
+		assert.Equal(t, 1, hit, "the next hit starts a new window")
+	})
+}

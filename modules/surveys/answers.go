@@ -31,6 +31,9 @@ func DecodeAnswerBody(body []byte) (json.RawMessage, error) {
 	if err := json.Unmarshal(body, &in); err != nil {
 		return nil, web.Fail(400, "error.malformed_json", nil)
 	}
+	if err := web.ExactKeys(body, &in); err != nil {
+		return nil, err
+	}
 	if len(in.Answer) == 0 || bytes.Equal(bytes.TrimSpace(in.Answer), []byte("null")) {
 		return nil, web.Literal(400, AnswerNullMessage)
 	}

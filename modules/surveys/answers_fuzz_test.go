@@ -282,16 +282,26 @@ func FuzzDecodeAnswerBodyRefusesANullAnswerWithTheSpecsMessage(f *testing.F) {
 			}
 		}
 
-		// encoding/json gives a field the last member whose key matches it case-insensitively
-		// (Unicode folding included): that member decides.
+		// The member keyed exactly "answer" decides (the last, when there are several); a key
+		// encoding/json would take for it ignoring case ("ANSWER", "anſwer") is refused, naming
+		// it, rather than read as the answer.
 		keys, values, isObject := answerMembers(body)
 		var answer json.RawMessage
+		inexact := false
 		for i, k := range keys {
-			if strings.EqualFold(k, "answer") {
+			switch {
+			case k == "answer":
 				answer = values[i]
+			case strings.EqualFold(k, "answer"):
+				inexact = true
 			}
 		}
 		switch {
+		case isObject && inexact:
+			we, ok := err.(*web.Error)
+			if !ok || we.ID != "error.unknown_field" {
+				t.Fatalf("DecodeAnswerBody(%q) = %q, %v; want the key in other letters refused", body, raw, err)
+			}
 		case isObject && (answer == nil || string(answer) == "null"), bytes.Equal(bytes.Trim(body, " \t\r\n"), []byte("null")):
 			if err == nil || err.Error() != AnswerNullMessage {
 				t.Fatalf("DecodeAnswerBody(%q) = %q, %v; want %q", body, raw, err, AnswerNullMessage)

@@ -80,6 +80,9 @@ func New(d Deps) *Module {
 	if d.DB == nil || d.Catalogue == nil || d.Audience == nil {
 		panic("surveys: Deps.DB, Catalogue and Audience are required")
 	}
+	if d.Kit != nil {
+		d.Kit.OnPage(continueToCampaign) // 'Continue to my campaign' in the tag analytics
+	}
 	return &Module{
 		kit: d.Kit, db: d.DB, store: &store{db: d.DB}, log: d.Log, guard: d.Guard, catalogue: d.Catalogue,
 		audience: d.Audience, payer: d.Pay, welcomeDone: d.WelcomeDone, now: time.Now,

@@ -158,7 +158,7 @@ func replaceLanguages(tx *gorm.DB, panelID string, langs []string) error {
 	return nil
 }
 
-// replaceHosts makes the panel's hosts exactly these (each normalised, once).
+// replaceHosts makes the panel's hosts exactly these (each normalised, once), in this order.
 func replaceHosts(tx *gorm.DB, panelID string, hosts []string, now time.Time) error {
 	var want []string
 	for _, h := range hosts {
@@ -180,11 +180,13 @@ func replaceHosts(tx *gorm.DB, panelID string, hosts []string, now time.Time) er
 	if err := tx.Model(&Domain{}).Where("panel_id = ?", panelID).Pluck("host", &have).Error; err != nil {
 		return fmt.Errorf("load hosts: %w", err)
 	}
-	for _, h := range want {
+	for i, h := range want {
 		if !slices.Contains(have, h) {
-			if err := tx.Create(&Domain{Host: h, PanelID: panelID, WebAppLogin: true, CreatedAt: now}).Error; err != nil {
+			if err := tx.Create(&Domain{Host: h, PanelID: panelID, WebAppLogin: true, Position: i, CreatedAt: now}).Error; err != nil {
 				return fmt.Errorf("add host %s: %w", h, err)
 			}
+		} else if err := tx.Model(&Domain{}).Where("host = ?", h).Update("position", i).Error; err != nil {
+			return fmt.Errorf("order host %s: %w", h, err)
 		}
 	}
 	return nil

@@ -32,14 +32,27 @@ type DomainLanguage struct {
 
 // PanelInfo is the spec's panel info (served inside instance info).
 type PanelInfo struct {
-	GUID          string      `json:"guid"`
-	Key           string      `json:"key"`
-	Name          string      `json:"name"`
-	CurrencyCode  string      `json:"currency_code"`
-	AppSettings   AppSettings `json:"app_settings"`
-	LoginPageURL  string      `json:"login_page_url"`
-	LogoutPageURL string      `json:"logout_page_url"`
-	AppTheme      AppTheme    `json:"app_theme"`
+	GUID          string            `json:"guid"`
+	Key           string            `json:"key"`
+	Name          string            `json:"name"`
+	CurrencyCode  string            `json:"currency_code"`
+	AppSettings   PublicAppSettings `json:"app_settings"`
+	LoginPageURL  string            `json:"login_page_url"`
+	LogoutPageURL string            `json:"logout_page_url"`
+	AppTheme      AppTheme          `json:"app_theme"`
+}
+
+// PublicAppSettings are the app_settings panel info answers: exactly the spec's fields
+// (section 3). The operator's other settings (embed origins, direct onboarding, widget_after,
+// change_instance_to, the sign-up limit) steer the server and are not the client's to read.
+type PublicAppSettings struct {
+	WebAppName              string `json:"web_app_name"`
+	GoogleAnalyticsID       string `json:"google_analytics_id"`
+	GoogleTagMngrID         string `json:"google_tag_mngr_id"`
+	TrackingPixel           string `json:"tracking_pixel"`
+	TermsRequired           bool   `json:"terms_required"`
+	EmailValidationReminder bool   `json:"email_validation_reminder"`
+	Theme                   string `json:"theme"`
 }
 
 // InstanceInfo is the spec's instance info: its key and panels keyed by panel key.
@@ -103,8 +116,16 @@ func (m *Module) instanceInfo(c fiber.Ctx) error {
 func panelInfo(l *loaded) PanelInfo {
 	return PanelInfo{
 		GUID: l.Panel.ID, Key: l.Panel.Key, Name: l.Panel.Name, CurrencyCode: l.Panel.CurrencyCode,
-		AppSettings: l.Panel.AppSettings, LoginPageURL: l.Panel.LoginPageURL, LogoutPageURL: l.Panel.LogoutPageURL,
+		AppSettings: publicAppSettings(l.Panel.AppSettings), LoginPageURL: l.Panel.LoginPageURL, LogoutPageURL: l.Panel.LogoutPageURL,
 		AppTheme: l.Panel.AppTheme.Compact(),
+	}
+}
+
+func publicAppSettings(a AppSettings) PublicAppSettings {
+	return PublicAppSettings{
+		WebAppName: a.WebAppName, GoogleAnalyticsID: a.GoogleAnalyticsID, GoogleTagMngrID: a.GoogleTagMngrID,
+		TrackingPixel: a.TrackingPixel, TermsRequired: a.TermsRequired, EmailValidationReminder: a.EmailValidationReminder,
+		Theme: a.Theme,
 	}
 }
 

@@ -49,6 +49,10 @@ type AppSettings struct {
 	// ChangeInstanceTo are the keys of the panels of the same instance this panel's members may
 	// move to (change-instance); a key of another instance's panel is never offered.
 	ChangeInstanceTo []string `json:"change_instance_to,omitempty" yaml:"change_instance_to"`
+	// SignUpsPerIPPerHour bounds the accounts one address may open in an hour (0: the default,
+	// web.DefaultSignUpsPerIPPerHour). A panel whose members share one address (an office, a
+	// school, a carrier's NAT) raises it.
+	SignUpsPerIPPerHour int `json:"sign_ups_per_ip_per_hour,omitempty" yaml:"sign_ups_per_ip_per_hour"`
 }
 
 // AppTheme is the spec's app_theme: field name (color_primary, logo_url, ...) to value.
@@ -63,11 +67,13 @@ type PanelLanguage struct {
 	Position     int
 }
 
-// Domain maps a host name (lower case, no port) to its panel.
+// Domain maps a host name (lower case, no port) to its panel. Position is its place in the
+// panel's list of hosts: the first is the panel's canonical host.
 type Domain struct {
 	Host        string `gorm:"primaryKey"`
 	PanelID     string
 	WebAppLogin bool
+	Position    int
 	CreatedAt   time.Time
 }
 

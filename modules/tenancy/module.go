@@ -30,6 +30,7 @@ func New(db *gorm.DB, kit *web.Kit) *Module {
 	m := &Module{kit: kit, store: store, resolver: NewResolver(store), limiter: ratelimit.New(db)}
 	m.missing = newMissingRecorder(store, kit.Log, missingFlushEvery)
 	kit.OnMissingTranslation(m.missing.note)
+	kit.OnPage(pagePixels)
 	return m
 }
 
@@ -64,7 +65,12 @@ func (m *Module) Routes(r fiber.Router) {
 	r.Get("/api/v1/translations/languages/supported", m.supportedLanguages)
 	r.Get("/api/v1/translations/load/:ns/:lng", m.loadTranslations)
 	r.Post("/api/v1/translations/add/:ns/:lng", m.addTranslation)
-	// The logo, favicon and loader icon owners upload in the console (console.go).
+}
+
+// AssetRoutes serves the logo, favicon and loader icon owners upload in the console
+// (console.go): mount them right after Middleware, before sessions and the CSRF cookie, since a
+// public, immutable file needs neither and must not carry a Set-Cookie (shared caches).
+func (m *Module) AssetRoutes(r fiber.Router) {
 	r.Get(AssetPath+":name", m.asset)
 }
 
@@ -82,6 +88,13 @@ func (m *Module) Apply(ctx context.Context, spec PanelSpec) (string, error) {
 func (m *Module) PanelByKey(ctx context.Context, key string) (*web.Panel, error) {
 	p, _, err := m.resolver.ByKey(ctx, key)
 	return p, err
+}
+
+// PanelByHost is the panel a host (with or without its port) belongs to; ErrUnknownDomain
+// when none.
+func (m *Module) PanelByHost(ctx context.Context, host string) (*web.Panel, error) {
+	panel, _, err := m.resolver.ByHost(ctx, NormalizeHost(host))
+	return panel, err
 }
 
 // Middleware puts the request's panel on it; an unknown host answers 404 'Unrecognized domain: <host>'.

@@ -65,7 +65,7 @@ func (s *Store) load(ctx context.Context, where string, arg string) (*loaded, er
 	if err := db.Where("panel_id = ?", l.Panel.ID).Order("position, language_code").Find(&l.Languages).Error; err != nil {
 		return nil, fmt.Errorf("load languages of panel %s: %w", l.Panel.Key, err)
 	}
-	if err := db.Where("panel_id = ?", l.Panel.ID).Order("host").Find(&l.Domains).Error; err != nil {
+	if err := db.Where("panel_id = ?", l.Panel.ID).Order("position, host").Find(&l.Domains).Error; err != nil {
 		return nil, fmt.Errorf("load domains of panel %s: %w", l.Panel.Key, err)
 	}
 	return &l, nil
@@ -142,6 +142,14 @@ func (p *PanelSpec) Validate(supported func(string) bool) error {
 	default:
 		bad("app_settings.widget_after: %q is not frame or panel", p.AppSettings.WidgetAfter)
 	}
+	if px := p.AppSettings.TrackingPixel; px != "" {
+		if src, _ := web.TrackingPixelURL(px); src == "" {
+			bad("app_settings.tracking_pixel: %q is not an http(s) image address", px)
+		}
+	}
+	if n := p.AppSettings.SignUpsPerIPPerHour; n < 0 || n > 100000 {
+		bad("app_settings.sign_ups_per_ip_per_hour: %d is not from 1 to 100000 (or 0 for the default, %d)", n, web.DefaultSignUpsPerIPPerHour)
+	}
 	for i, k := range p.AppSettings.ChangeInstanceTo {
 		if !keyRE.MatchString(k) || k == p.Key {
 			bad("app_settings.change_instance_to[%d]: %q is not the key of another panel", i, k)
@@ -200,20 +208,25 @@ func (s *Store) Apply(ctx context.Context, spec PanelSpec) (string, error) {
 				return fmt.Errorf("add language %s to %s: %w", code, spec.Key, err)
 			}
 		}
-		for _, h := range spec.Hosts {
+		for i, h := range spec.Hosts {
 			host := NormalizeHost(h)
 			var existing Domain
 			err := tx.Where("host = ?", host).Take(&existing).Error
 			if err == nil && existing.PanelID != panel.ID {
 				return fmt.Errorf("host %s already belongs to another panel", host)
 			}
-			if errors.Is(err, gorm.ErrRecordNotFound) {
-				d := Domain{Host: host, PanelID: panel.ID, WebAppLogin: true, CreatedAt: now}
+			switch {
+			case errors.Is(err, gorm.ErrRecordNotFound):
+				d := Domain{Host: host, PanelID: panel.ID, WebAppLogin: true, Position: i, CreatedAt: now}
 				if err := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&d).Error; err != nil {
 					return fmt.Errorf("add host %s: %w", host, err)
 				}
-			} else if err != nil {
+			case err != nil:
 				return fmt.Errorf("load host %s: %w", host, err)
+			case existing.Position != i:
+				if err := tx.Model(&Domain{}).Where("host = ?", host).Update("position", i).Error; err != nil {
+					return fmt.Errorf("order host %s: %w", host, err)
+				}
 			}
 		}
 		return nil

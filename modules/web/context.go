@@ -25,6 +25,7 @@ type Panel struct {
 	DirectOnboarding bool
 	AnalyticsID      string // app_settings.google_analytics_id, as stored (Kit checks it)
 	TagManagerID     string // app_settings.google_tag_mngr_id, as stored
+	TrackingPixel    string // app_settings.tracking_pixel, as stored (TrackingPixelURL checks it)
 	ThemeCSS         string // CSS custom properties for :root
 	FontURL          string
 	FontFamily       string
@@ -44,7 +45,14 @@ type Panel struct {
 	// ChangeInstanceTo are the keys of the panels of the same instance its members may move to
 	// (app_settings.change_instance_to; spec: can-change-instance, change-instance).
 	ChangeInstanceTo []string
+	// SignUpsPerIPPerHour bounds the accounts one address opens in an hour
+	// (app_settings.sign_ups_per_ip_per_hour).
+	SignUpsPerIPPerHour int
 }
+
+// DefaultSignUpsPerIPPerHour is the sign-up limit of a panel that sets none: more than a
+// household joins in an hour, fewer than a script opening accounts for their bonuses.
+const DefaultSignUpsPerIPPerHour = 10
 
 // The panel's choices for app_settings.widget_after; "" is WidgetAfterFrame.
 const (

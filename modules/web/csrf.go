@@ -144,6 +144,21 @@ func IsJSONRequest(c fiber.Ctx) bool {
 	return mt == fiber.MIMEApplicationJSON
 }
 
+// FromAnotherSite tells whether the browser says this request began on another site: a link
+// or a script there (Sec-Fetch-Site cross-site or same-site, as a sibling domain is another
+// origin too; without that header, a Referer of another origin). A request the member typed or
+// bookmarked, or one from our own pages, is not.
+func FromAnotherSite(c fiber.Ctx) bool {
+	switch c.Get("Sec-Fetch-Site") {
+	case "cross-site", "same-site":
+		return true
+	case "":
+		ref := c.Get(fiber.HeaderReferer)
+		return ref != "" && !strings.HasPrefix(ref, c.BaseURL()+"/") && ref != c.BaseURL()
+	}
+	return false
+}
+
 // SameSiteGET guards GETs that change something (the spec's mobile/validate, an offer's start
 // link). The session cookie is SameSite=Lax, so a link on another site would carry it, and the
 // CSRF middleware lets GETs through. A request passes when it cannot have come from another

@@ -49,6 +49,8 @@ type Locales struct {
 	has        map[string]map[string]bool // lang -> the ids its own file defines
 	localizers sync.Map                   // lang -> *i18n.Localizer
 	missing    sync.Map                   // lang+id -> struct{}: each missing key is logged once
+	// clientData fills every placeholder any message has ({{.Name}}) with {Name}, for scripts.
+	clientData map[string]any
 
 	// Messages are immutable once loaded, so a rendered message is cached: a page renders
 	// dozens and go-i18n executes a template for each. Bounded: cleared when full.
@@ -63,6 +65,7 @@ func NewLocales(fsys fs.FS, log *slog.Logger) (*Locales, error) {
 	b := i18n.NewBundle(language.English)
 	b.RegisterUnmarshalFunc("yaml", yaml.Unmarshal)
 	has := map[string]map[string]bool{}
+	clientData := map[string]any{}
 	names, err := fs.Glob(fsys, "*.yaml")
 	if err != nil {
 		return nil, fmt.Errorf("list locales: %w", err)
@@ -77,6 +80,9 @@ func NewLocales(fsys fs.FS, log *slog.Logger) (*Locales, error) {
 		}
 		if _, err := b.ParseMessageFileBytes(data, path.Base(name)); err != nil {
 			return nil, fmt.Errorf("parse locale %s: %w", name, err)
+		}
+		for _, m := range placeholderRE.FindAllSubmatch(data, -1) {
+			clientData[string(m[1])] = "{" + string(m[1]) + "}"
 		}
 		lang := strings.TrimSuffix(path.Base(name), ".yaml")
 		ids, err := MessageIDs(fsys, lang)
@@ -96,7 +102,7 @@ func NewLocales(fsys fs.FS, log *slog.Logger) (*Locales, error) {
 		return nil, fmt.Errorf("list English messages: %w", err)
 	}
 	sort.Strings(ids)
-	return &Locales{bundle: b, log: log, ids: ids, has: has}, nil
+	return &Locales{bundle: b, log: log, ids: ids, has: has, clientData: clientData}, nil
 }
 
 // WithLog is a Locales sharing l's parsed messages that logs its missing keys to log: the
@@ -105,7 +111,7 @@ func (l *Locales) WithLog(log *slog.Logger) *Locales {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Locales{bundle: l.bundle, log: log, ids: l.ids, has: l.has}
+	return &Locales{bundle: l.bundle, log: log, ids: l.ids, has: l.has, clientData: l.clientData}
 }
 
 func (l *Locales) localizer(lang string) *i18n.Localizer {
@@ -130,13 +136,18 @@ func (l *Locales) Translate(lang, id string, data map[string]any, count any) str
 	} else if data != nil || count != nil {
 		key.args = fmt.Sprint(count, data) // fmt prints maps in key order
 	}
+	return l.cached(key, func() string { return l.translate(lang, id, data, count) })
+}
+
+// cached is the rendered message of key, rendering it once.
+func (l *Locales) cached(key messageKey, render func() string) string {
 	l.cacheMu.RLock()
 	s, ok := l.cache[key]
 	l.cacheMu.RUnlock()
 	if ok {
 		return s
 	}
-	s = l.translate(lang, id, data, count)
+	s = render()
 	l.cacheMu.Lock()
 	if l.cache == nil || len(l.cache) >= translationCacheSize {
 		l.cache = make(map[messageKey]string, 256)
@@ -183,32 +194,23 @@ func (l *Locales) Lacks(lang, id string) bool { return !l.has[lang][id] }
 func (l *Locales) All(lang string) map[string]string {
 	out := make(map[string]string, len(l.ids))
 	// Placeholders stay {Name}, as ClientTemplate leaves them, for scripts' t() to fill.
-	data := make(map[string]any, len(clientPlaceholders))
-	for _, name := range clientPlaceholders {
-		data[name] = "{" + name + "}"
-	}
 	for _, id := range l.ids {
-		s, _, err := l.localizer(lang).LocalizeWithTag(&i18n.LocalizeConfig{MessageID: id, PluralCount: 2, TemplateData: data})
+		s, _, err := l.localizer(lang).LocalizeWithTag(&i18n.LocalizeConfig{MessageID: id, PluralCount: 2, TemplateData: l.clientData})
 		if err != nil || s == "" {
-			s, _, _ = l.localizer(lang).LocalizeWithTag(&i18n.LocalizeConfig{MessageID: id, TemplateData: data})
+			s, _, _ = l.localizer(lang).LocalizeWithTag(&i18n.LocalizeConfig{MessageID: id, TemplateData: l.clientData})
 		}
 		out[id] = s
 	}
 	return out
 }
 
-// clientPlaceholders are the template fields messages use; ClientTemplate leaves each as
-// {Name} for scripts to fill.
-var clientPlaceholders = []string{"Amount", "Balance", "Count", "Date", "Max", "Min", "Page", "Percent", "Prize", "Step"}
+// placeholderRE finds a message's placeholders: locales/ writes them {{.Name}}.
+var placeholderRE = regexp.MustCompile(`\{\{\s*\.([A-Za-z][A-Za-z0-9_]*)\s*\}\}`)
 
 // ClientTemplate is a message for a script: its placeholders stay as {Name} (islands fill
 // them with lib/i18n's t()).
 func (l *Locales) ClientTemplate(lang, id string) string {
-	data := make(map[string]any, len(clientPlaceholders))
-	for _, name := range clientPlaceholders {
-		data[name] = "{" + name + "}"
-	}
-	return l.Translate(lang, id, data, nil)
+	return l.cached(messageKey{lang: lang, id: id, args: "\x00client"}, func() string { return l.translate(lang, id, l.clientData, nil) })
 }
 
 // Tr is a translator bound to one language.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v3"
@@ -286,14 +287,19 @@ func CheckJSON(field string, doc []byte) error {
 		}
 		return strings.Join(parts, ".")
 	}
-	start := int64(0)
+	start, done := int64(0), false
 	for {
 		tok, err := dec.Token()
 		if err == io.EOF {
 			return nil
 		}
-		if err != nil {
-			return nil // not JSON (or not only JSON): the module's decoder refuses it
+		if err != nil && !done {
+			return nil // not JSON: the module's decoder refuses it
+		}
+		if done {
+			// A second document after the first (`{...} xx` or `{...}{...}`): whoever decodes
+			// the first would never see it.
+			return Fail(fiber.StatusBadRequest, "error.malformed_json", nil)
 		}
 		raw := doc[start:dec.InputOffset()]
 		start = dec.InputOffset()
@@ -314,6 +320,7 @@ func CheckJSON(field string, doc []byte) error {
 				if len(stack) > 0 && stack[len(stack)-1].object {
 					stack[len(stack)-1].want = true
 				}
+				done = len(stack) == 0
 			}
 			continue
 		case string:
@@ -321,10 +328,13 @@ func CheckJSON(field string, doc []byte) error {
 				if p := jsonTextProblem(t, raw, maxKeyText); p != "" {
 					return refuse(path(t), p, maxKeyText)
 				}
-				if top.keys[t] {
+				// encoding/json matches keys to fields ignoring case, so "amount" and "AMOUNT"
+				// are one field given twice, and the last one would win.
+				folded := foldKey(t)
+				if top.keys[folded] {
 					return refuse(path(t), problemDuplicate, 0)
 				}
-				top.keys[t], top.key, top.want = true, t, false
+				top.keys[folded], top.key, top.want = true, t, false
 				continue
 			}
 			if top != nil && !top.object {
@@ -341,7 +351,26 @@ func CheckJSON(field string, doc []byte) error {
 		if top != nil && top.object {
 			top.want = true
 		}
+		done = top == nil // a document that is one string, number, boolean or null
 	}
+}
+
+// foldKey folds a key as encoding/json does when it matches keys to fields (bytes.EqualFold:
+// each rune to the smallest of its Unicode fold set, so "K" and the Kelvin sign are one key).
+func foldKey(key string) string {
+	var b strings.Builder
+	for _, r := range key {
+		for {
+			r2 := unicode.SimpleFold(r)
+			if r2 <= r {
+				r = r2
+				break
+			}
+			r = r2
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // jsonTextProblem checks a decoded JSON string. encoding/json turns invalid UTF-8 and lone

@@ -71,6 +71,8 @@ func TestJSONStringsAndKeysAreCheckedAndNamedByTheirPath(t *testing.T) {
 		{"a key given twice", `{"email":"a@example.com","email":"b@example.com"}`, "email", "error.duplicate_field"},
 		{"a key given twice deeper", `{"answer":{"most":"a","most":"b"}}`, "answer.most", "error.duplicate_field"},
 		{"the same key in two objects", `{"a":{"k":1},"b":{"k":2}}`, "", ""},
+		{"a key given twice in other letters", `{"redemptionId":"amazon-voucher","amount":"10.00","AMOUNT":"11.00"}`, "AMOUNT", "error.duplicate_field"},
+		{"a key given twice with a Kelvin sign for its K", `{"kind":"a","Kind":"b"}`, "Kind", "error.duplicate_field"},
 		{"a string too long", `{"text":"` + strings.Repeat("x", maxFieldText+1) + `"}`, "text", "error.too_long"},
 		{"not JSON, left to the decoder", `{"a":`, "", ""},
 	}
@@ -89,6 +91,13 @@ func TestJSONStringsAndKeysAreCheckedAndNamedByTheirPath(t *testing.T) {
 			assert.Equal(t, tc.id, e.ID)
 			assert.True(t, EdgeRefusal(err))
 		})
+	}
+	for _, doc := range []string{`{"amount":"10.00"} xx`, `{"a":1}{"a":2}`, `"one" "two"`, `[1] 2`} {
+		err := CheckJSON("", []byte(doc))
+		var e *Error
+		require.ErrorAs(t, err, &e, "anything after the document is refused: %s", doc)
+		assert.Equal(t, fiber.StatusBadRequest, e.Status)
+		assert.Equal(t, "error.malformed_json", e.ID)
 	}
 	err := CheckJSON("eventData", []byte(`{"referrer":"a\u0000"}`))
 	var e *Error

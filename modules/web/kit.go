@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"net"
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -314,3 +316,24 @@ func (k *Kit) FlashNext(c fiber.Ctx, kind, id string) {
 
 // IsHTMX tells whether the request is an htmx partial swap.
 func IsHTMX(c fiber.Ctx) bool { return c.Get("HX-Request") == "true" }
+
+// PanelOrigin is where a panel answers, for links that leave the request (mails, texts, a
+// move to another panel): the panel's first domain, never the request's Host (a client can
+// send any Host, and "LOCALHOST." or ":8443" would end up in a member's mailbox). The scheme
+// is the request's, as the connection or a trusted proxy says; in production a panel answers
+// on its scheme's own port, elsewhere on the port this process was reached on (the demo's
+// :3000, a test's loopback port). CANVASS_BASE_URL, where the caller has it, comes first.
+func (k *Kit) PanelOrigin(c fiber.Ctx, p *Panel) string {
+	host := ""
+	if len(p.Hosts) > 0 {
+		host = p.Hosts[0]
+	}
+	scheme := c.Scheme()
+	if k.Env != "production" {
+		if addr, ok := c.RequestCtx().LocalAddr().(*net.TCPAddr); ok && addr.Port != 0 &&
+			!(scheme == "http" && addr.Port == 80) && !(scheme == "https" && addr.Port == 443) {
+			host = net.JoinHostPort(host, strconv.Itoa(addr.Port))
+		}
+	}
+	return scheme + "://" + host
+}

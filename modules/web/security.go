@@ -21,13 +21,20 @@ type sourcesKey struct{}
 type tagSourcesKey struct{}
 
 // CSPSources are origins a page adds to its Content-Security-Policy directives: a captcha
-// provider's script and frames, only on the pages that show its widget.
+// provider's script and frames, only on the pages that show its widget; a panel's tracking
+// pixel served over plain http on this machine (img-src allows any https image already).
 type CSPSources struct {
-	Script, Frame, Connect, Style []string
+	Script, Frame, Connect, Style, Img []string
 }
 
-// AllowSources adds a third party's origins to this response's CSP.
-func AllowSources(c fiber.Ctx, s CSPSources) { c.Locals(sourcesKey{}, s) }
+// AllowSources adds a third party's origins to this response's CSP, to those added before.
+func AllowSources(c fiber.Ctx, s CSPSources) {
+	if had, ok := c.Locals(sourcesKey{}).(CSPSources); ok {
+		s = CSPSources{Script: slices.Concat(had.Script, s.Script), Frame: slices.Concat(had.Frame, s.Frame),
+			Connect: slices.Concat(had.Connect, s.Connect), Style: slices.Concat(had.Style, s.Style), Img: slices.Concat(had.Img, s.Img)}
+	}
+	c.Locals(sourcesKey{}, s)
+}
 
 // allowTag adds the hosts a page's tag analytics needs to this response's CSP.
 func allowTag(c fiber.Ctx, t *views.Tag) { c.Locals(tagSourcesKey{}, TagSources(t)) }
@@ -208,12 +215,12 @@ func (k *Kit) SecurityHeaders() fiber.Handler {
 		extra, _ := c.Locals(sourcesKey{}).(CSPSources)
 		if tag, ok := c.Locals(tagSourcesKey{}).(CSPSources); ok {
 			extra = CSPSources{Script: slices.Concat(extra.Script, tag.Script), Frame: slices.Concat(extra.Frame, tag.Frame),
-				Connect: slices.Concat(extra.Connect, tag.Connect), Style: extra.Style}
+				Connect: slices.Concat(extra.Connect, tag.Connect), Style: extra.Style, Img: extra.Img}
 		}
 		// frame-src: video questions embed YouTube's privacy-enhanced player.
 		h.Set("Content-Security-Policy", "default-src 'self'; "+withSources("script-src 'self' 'nonce-"+nonce+"'", extra.Script)+
 			"; "+withSources("style-src "+styleSrc, extra.Style)+
-			"; img-src 'self' https: data:; font-src 'self' https: data:; "+withSources("connect-src 'self'", extra.Connect)+
+			"; "+withSources("img-src 'self' https: data:", extra.Img)+"; font-src 'self' https: data:; "+withSources("connect-src 'self'", extra.Connect)+
 			"; "+withSources("frame-src 'self' https://www.youtube-nocookie.com", extra.Frame)+"; form-action 'self'; frame-ancestors "+frame+
 			"; object-src 'none'; base-uri 'none'")
 		h.Set("X-Content-Type-Options", "nosniff")

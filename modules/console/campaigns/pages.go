@@ -671,5 +671,5 @@ func readJSON(c fiber.Ctx, v any) error {
 	if err := json.Unmarshal(c.Body(), v); err != nil {
 		return web.Invalid("body", "console.campaigns.bad_body", nil)
 	}
-	return nil
+	return web.ExactKeys(c.Body(), v)
 }

@@ -1,7 +1,8 @@
 // Package consolemoney is the operator console's money part (issue 21, part 4): the redemption
 // queue (filter, approve, reject with a refund, mark paid, one by one or in bulk; payout
 // details revealed only on an explicit, audited action), ledger adjustments with a reason,
-// competitions drawn and verified, and the daily payouts and credits summary with its CSV.
+// competitions drawn and verified, the daily payouts and credits summary with its CSV, and offer
+// credits held above the panel's ceiling, approved (paid once) or refused (issue 31, item 10).
 // Every page has its JSON API twin under console.APIPrefix. Money moves only through the
 // redemptions, wallet and competitions modules, each action idempotent and audited.
 package consolemoney
@@ -54,6 +55,8 @@ type Deps struct {
 	Redemptions  Redemptions
 	Wallet       Wallet
 	Competitions Competitions
+	// Offers is the offers module's credits held above a panel's ceiling.
+	Offers OfferHolds
 	// Panel resolves a panel by key: its currency and languages (tenancy).
 	Panel func(ctx context.Context, key string) (*web.Panel, error)
 	// MemberByEmail is the participant id of the panel's member with the email, "" when
@@ -69,7 +72,7 @@ type Part struct {
 }
 
 func New(d Deps) *Part {
-	if d.Redemptions == nil || d.Wallet == nil || d.Competitions == nil || d.Panel == nil || d.MemberByEmail == nil {
+	if d.Redemptions == nil || d.Wallet == nil || d.Competitions == nil || d.Offers == nil || d.Panel == nil || d.MemberByEmail == nil {
 		panic("consolemoney: every dependency is required")
 	}
 	if d.Now == nil {
@@ -116,6 +119,14 @@ func (p *Part) Mount(m *console.Module, r, api fiber.Router) {
 	m.PanelPage(r, get, "/console/panels/:panel/summary", console.ActionLedger, p.summaryPage)
 	m.PanelPage(r, get, "/console/panels/:panel/summary.csv", console.ActionLedger, p.summaryCSV)
 	m.PanelAPI(api, get, "/panels/:panel/summary", console.ActionLedger, p.apiSummary)
+
+	// Offer credits held above the panel's ceiling: the list; approve (pays) or refuse one.
+	m.PanelPage(r, get, "/console/panels/:panel/offer-holds", console.ActionLedger, p.holdsPage)
+	m.PanelPage(r, post, "/console/panels/:panel/offer-holds/:id/approve", console.ActionLedger, p.holdActPage("approve"))
+	m.PanelPage(r, post, "/console/panels/:panel/offer-holds/:id/refuse", console.ActionLedger, p.holdActPage("refuse"))
+	m.PanelAPI(api, get, "/panels/:panel/offer-holds", console.ActionLedger, p.apiHolds)
+	m.PanelAPI(api, post, "/panels/:panel/offer-holds/:id/approve", console.ActionLedger, p.apiHoldAct("approve"))
+	m.PanelAPI(api, post, "/panels/:panel/offer-holds/:id/refuse", console.ActionLedger, p.apiHoldAct("refuse"))
 }
 
 // panel is the request's panel with its currency and languages.

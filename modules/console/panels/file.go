@@ -164,7 +164,7 @@ func (p *Part) importFile(c fiber.Ctx, a console.PanelAccess, data []byte) ([]st
 	_, refErr := f.Referrals.Resolve("", f.CurrencyCode)
 	probs = append(probs, moduleProblems(errors.Join(
 		f.PanelSpec.Validate(isSupported),
-		accounts.ValidateSignIn(f.SignIn, f.Captcha), f.Offers.Validate(), refErr,
+		accounts.ValidateSignIn(f.SignIn, f.Captcha), f.Offers.ValidateIn(f.CurrencyCode), refErr,
 	))...)
 	if len(probs) > 0 {
 		return probs, nil
@@ -180,7 +180,7 @@ func (p *Part) importFile(c fiber.Ctx, a console.PanelAccess, data []byte) ([]st
 	if err := p.d.Referrals.ApplySettings(c.Context(), spec.ID, f.CurrencyCode, f.Referrals); err != nil {
 		return nil, fmt.Errorf("import referrals of %s: %w", spec.Key, err)
 	}
-	if err := p.d.Offers.Apply(c.Context(), spec.ID, f.Offers); err != nil {
+	if err := p.d.Offers.ApplyIn(c.Context(), spec.ID, f.CurrencyCode, f.Offers); err != nil {
 		return nil, fmt.Errorf("import offers of %s: %w", spec.Key, err)
 	}
 	after, err := p.spec(c, a)

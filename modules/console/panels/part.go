@@ -41,7 +41,8 @@ type SignIn interface {
 // Offers is a panel's offers provider.
 type Offers interface {
 	SpecOf(ctx context.Context, panelID string) (*offers.Spec, error)
-	Apply(ctx context.Context, panelID string, s *offers.Spec) error
+	// ApplyIn applies the spec; its credit ceiling is read in the panel's currency.
+	ApplyIn(ctx context.Context, panelID, currency string, s *offers.Spec) error
 }
 
 // Referrals is a panel's referral rules (the tenant file's referrals: block).

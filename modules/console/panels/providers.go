@@ -35,7 +35,7 @@ var sections = []struct {
 	{"facebook", oauthFields},
 	{"twitter", append(slices.Clone(oauthFields), fieldDef{"consumer_key", false}, fieldDef{"consumer_secret", true})},
 	{"captcha", []fieldDef{{"kind", false}, {"site_key", false}, {"secret", true}, {"verify_url", false}, {"min_score", false}, {"mode", false}, {"after_failures", false}}},
-	{"offers", []fieldDef{{"base_url", false}, {"app_id", false}, {"api_key", true}, {"postback_secret", true}}},
+	{"offers", []fieldDef{{"base_url", false}, {"app_id", false}, {"api_key", true}, {"postback_secret", true}, {"credit_ceiling", false}}},
 }
 
 var choiceValues = map[string][]string{
@@ -79,7 +79,7 @@ func (cr creds) values() values {
 			"min_score": strconv.FormatFloat(c.MinScore, 'f', -1, 64), "mode": c.Mode, "after_failures": strconv.Itoa(c.AfterFailures)}
 	}
 	if o := cr.offers; o != nil {
-		v["offers"] = map[string]string{"base_url": o.BaseURL, "app_id": o.AppID, "api_key": o.APIKey, "postback_secret": o.PostbackSecret}
+		v["offers"] = map[string]string{"base_url": o.BaseURL, "app_id": o.AppID, "api_key": o.APIKey, "postback_secret": o.PostbackSecret, "credit_ceiling": o.CreditCeiling}
 	}
 	return v
 }
@@ -116,15 +116,16 @@ func (v values) build() (creds, []problem) {
 		cr.captcha = cs
 	}
 	if m, ok := v["offers"]; ok {
-		cr.offers = &offers.Spec{BaseURL: m["base_url"], AppID: m["app_id"], APIKey: m["api_key"], PostbackSecret: m["postback_secret"]}
+		cr.offers = &offers.Spec{BaseURL: m["base_url"], AppID: m["app_id"], APIKey: m["api_key"], PostbackSecret: m["postback_secret"], CreditCeiling: m["credit_ceiling"]}
 	}
 	return cr, probs
 }
 
-// check validates credentials as `tenant apply` does, naming each problem's field.
-func (cr creds) check() []problem {
+// check validates credentials as `tenant apply` does, naming each problem's field; the offers
+// provider's credit ceiling is read in the panel's currency.
+func (cr creds) check(currency string) []problem {
 	var probs []problem
-	for _, line := range moduleProblems(errors.Join(accounts.ValidateSignIn(cr.signIn, cr.captcha), cr.offers.Validate())) {
+	for _, line := range moduleProblems(errors.Join(accounts.ValidateSignIn(cr.signIn, cr.captcha), cr.offers.ValidateIn(currency))) {
 		path, detail, _ := strings.Cut(line, ": ")
 		field := strings.ReplaceAll(strings.TrimPrefix(path, "sign_in."), ".", "_")
 		if !strings.Contains(field, "_") {
@@ -209,8 +210,12 @@ func changed(before, after values) []string {
 // writeCreds validates and applies credentials as `tenant apply` applies them, sealed by the
 // modules that keep them, and audits the names of what changed.
 func (p *Part) writeCreds(c fiber.Ctx, a console.PanelAccess, cur, next values) ([]problem, error) {
+	spec, err := p.spec(c, a)
+	if err != nil {
+		return nil, err
+	}
 	cr, probs := next.build()
-	probs = append(probs, cr.check()...)
+	probs = append(probs, cr.check(spec.CurrencyCode)...)
 	if len(probs) > 0 {
 		return probs, nil
 	}
@@ -221,10 +226,15 @@ func (p *Part) writeCreds(c fiber.Ctx, a console.PanelAccess, cur, next values) 
 	if err := p.d.SignIn.ApplySignIn(c.Context(), a.Panel.ID, cr.signIn, cr.captcha); err != nil {
 		return nil, fmt.Errorf("apply sign-in of %s: %w", a.Panel.Key, err)
 	}
-	if err := p.d.Offers.Apply(c.Context(), a.Panel.ID, cr.offers); err != nil {
+	if err := p.d.Offers.ApplyIn(c.Context(), a.Panel.ID, spec.CurrencyCode, cr.offers); err != nil {
 		return nil, fmt.Errorf("apply offers of %s: %w", a.Panel.Key, err)
 	}
-	return nil, p.m.Audit(c, a.Panel.ID, "panel.providers", a.Panel.Key, nil, map[string]any{"changed": diff})
+	after := map[string]any{"changed": diff}
+	if b, n := cur["offers"]["credit_ceiling"], next["offers"]["credit_ceiling"]; b != n {
+		// The ceiling is money, not a secret: its values are kept, as other money changes' are.
+		after["offers_credit_ceiling"] = map[string]string{"before": b, "after": n}
+	}
+	return nil, p.m.Audit(c, a.Panel.ID, "panel.providers", a.Panel.Key, nil, after)
 }
 
 func (p *Part) providersPage(c fiber.Ctx, a console.PanelAccess) error {

@@ -292,7 +292,7 @@ func decodeJSON(c fiber.Ctx, v any) error {
 	if err := dec.Decode(v); err != nil {
 		return web.Fail(fiber.StatusBadRequest, "error.malformed_json", nil)
 	}
-	return nil
+	return web.ExactKeys(c.Body(), v) // DisallowUnknownFields matches names ignoring case
 }
 
 // PUT /console/api/panels/:panel/settings: the whole settings, replaced (hosts and languages

@@ -72,6 +72,9 @@ func (s *Server) clientProblem(a authRequest) string {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Fragment != "" {
 		return "The redirect_uri is not an absolute http or https URL."
 	}
+	if s.redirectAllowed != nil && !s.redirectAllowed(u) {
+		return "The redirect_uri is not registered for this app."
+	}
 	return ""
 }
 

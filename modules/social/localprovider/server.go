@@ -86,6 +86,8 @@ type Server struct {
 	oauth1     map[string]oauth1Token
 	oauth1Seen map[string]time.Time // consumer key, token, timestamp and nonce already used
 	tokenCalls map[social.Provider]int
+	// redirectAllowed, when set, says which redirect URIs are registered (RestrictRedirects).
+	redirectAllowed func(*url.URL) bool
 }
 
 // New makes a provider whose endpoints live under baseURL (e.g.
@@ -128,6 +130,12 @@ func New(baseURL string, clients map[string]string, identities []Identity) *Serv
 	s.kid = base64.RawURLEncoding.EncodeToString(thumb)
 	return s
 }
+
+// RestrictRedirects registers, as a real provider's app settings do, where the client may
+// be sent back: a redirect_uri allowed refuses is shown an error page, never followed (the
+// stand-in must not be an open redirector). Without it, any absolute http(s) URL is taken
+// (tests on httptest addresses). Call it before serving.
+func (s *Server) RestrictRedirects(allowed func(*url.URL) bool) { s.redirectAllowed = allowed }
 
 // Configs is the Config of each provider pointing at this server, for a client registered
 // here as clientID with clientSecret (also its Twitter consumer key and secret).

@@ -5,7 +5,9 @@ package imagetest
 
 import (
 	"bytes"
+	"compress/zlib"
 	"encoding/binary"
+	"hash/crc32"
 	"image"
 	"image/color"
 	"image/jpeg"
@@ -85,4 +87,43 @@ func WithComment(jpegData []byte, text string) []byte {
 	out = append(out, 0xFF, 0xFE, byte((len(text)+2)>>8), byte(len(text)+2))
 	out = append(out, text...)
 	return append(out, jpegData[2:]...)
+}
+
+// BlankPNG16 is a w×h PNG of transparent black 16-bit RGBA pixels, written row by row (never
+// held whole): a small file that decodes to 8 bytes a pixel, as an attacker's would (a
+// 4096×4096 one is about 130 KB on the wire and 128 MiB decoded).
+func BlankPNG16(w, h int) []byte {
+	var b bytes.Buffer
+	b.WriteString("\x89PNG\r\n\x1a\n")
+	chunk := func(kind string, data []byte) {
+		var n [4]byte
+		binary.BigEndian.PutUint32(n[:], uint32(len(data)))
+		b.Write(n[:])
+		crc := crc32.NewIEEE()
+		crc.Write([]byte(kind))
+		crc.Write(data)
+		b.WriteString(kind)
+		b.Write(data)
+		binary.BigEndian.PutUint32(n[:], crc.Sum32())
+		b.Write(n[:])
+	}
+	ihdr := make([]byte, 13)
+	binary.BigEndian.PutUint32(ihdr[0:], uint32(w))
+	binary.BigEndian.PutUint32(ihdr[4:], uint32(h))
+	ihdr[8], ihdr[9] = 16, 6 // bit depth, colour type RGBA
+	chunk("IHDR", ihdr)
+	var idat bytes.Buffer
+	z, _ := zlib.NewWriterLevel(&idat, zlib.BestCompression)
+	row := make([]byte, 1+w*8) // the filter byte (none) and the row's pixels
+	for range h {
+		if _, err := z.Write(row); err != nil {
+			panic(err)
+		}
+	}
+	if err := z.Close(); err != nil {
+		panic(err)
+	}
+	chunk("IDAT", idat.Bytes())
+	chunk("IEND", nil)
+	return b.Bytes()
 }
