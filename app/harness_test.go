@@ -182,7 +182,9 @@ func (c *client) do(method, target string, body io.Reader, header http.Header) *
 	for _, ck := range c.jar.Cookies(u) {
 		req.AddCookie(ck)
 	}
-	res, err := c.e.app.Fiber.Test(req, fiber.TestConfig{Timeout: 20 * time.Second})
+	// The bound guards against a hang, not slowness: requests sent together (limits_at_once_test)
+	// queue on SQLite's one writer, under the race detector, beside other packages' tests.
+	res, err := c.e.app.Fiber.Test(req, fiber.TestConfig{Timeout: 90 * time.Second})
 	require.NoError(c.e.t, err)
 	data, err := io.ReadAll(res.Body)
 	require.NoError(c.e.t, err)

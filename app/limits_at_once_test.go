@@ -64,10 +64,10 @@ func TestWrongPasswordsSentAtOnceGetNoMoreChecksThanTheAccountsLimit(t *testing.
 func TestARightPasswordAmongWrongOnesAtOnceIsNotCheckedPastTheLimit(t *testing.T) {
 	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
-		// Seen from outside: 80 at once, the right password among them. Whatever order they
+		// Seen from outside: 40 at once, the right password among them. Whatever order they
 		// arrive in, no more than 5 wrong ones are checked, so the right one is either among
-		// the first few (and signs in) or waits with the others (429), never the 80th check.
-		const tries = 80
+		// the first few (and signs in) or waits with the others (429), never the 40th check.
+		const tries = 40
 		rs := atOnce(tries, func(i int) *response {
 			pw := fmt.Sprintf("wrong-password-%d", i)
 			if i == tries-1 {
