@@ -90,7 +90,7 @@ func (m *Module) apiForgotPassword(c fiber.Ctx) error {
 	if err := web.DecodeJSON(c, &in); err != nil {
 		return err
 	}
-	if err := m.checkCaptcha(c, in.CaptchaToken, ""); err != nil {
+	if err := m.checkCaptcha(c, in.CaptchaToken); err != nil {
 		return err
 	}
 	panel := web.PanelOf(c)

@@ -149,7 +149,7 @@ func (m *Module) register(c fiber.Ctx, panel *web.Panel, in RegisterInput, captc
 func (m *Module) forgotSubmit(c fiber.Ctx) error {
 	email := strings.TrimSpace(c.FormValue("email"))
 	props := views.FormProps{Values: map[string]string{"email": email}}
-	err := m.checkCaptcha(c, m.formCaptchaToken(c), "")
+	err := m.checkCaptcha(c, m.formCaptchaToken(c))
 	if err == nil {
 		err = m.svc.ForgotPassword(c.Context(), web.PanelOf(c), email, web.LocaleOf(c), m.link(c, "", "/reset-password"), client(c))
 	}

@@ -248,11 +248,12 @@ func (h heldHit) release(ctx context.Context, why error) error {
 	return why
 }
 
-// checkCaptcha verifies the captcha token of a join, login or forgot-password request when the
-// panel asks for one now. A refused token is a 400 on the captcha field; an unreachable
-// provider is a 502 (the member may try again); nothing else happens in either case.
-func (m *Module) checkCaptcha(c fiber.Ctx, token, account string) error {
-	cfg, err := m.captchaFor(c, account)
+// checkCaptcha verifies the captcha token of a forgot-password request when the panel asks for
+// one now (logins and sign-ups count their attempt first: loginGate, signUpGate). A refused
+// token is a 400 on the captcha field; an unreachable provider is a 502 (the member may try
+// again); nothing else happens in either case.
+func (m *Module) checkCaptcha(c fiber.Ctx, token string) error {
+	cfg, err := m.captchaFor(c, "")
 	if err != nil || cfg == nil {
 		return err
 	}
