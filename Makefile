@@ -13,7 +13,7 @@ TESTENV := $(if $(RACE),CGO_ENABLED=1,)
 # Tests run side by side (t.Parallel; app/parallel_test.go lists the few that run alone): at
 # most PARALLEL at once within a package, two packages at once (go test's -p, the cores). A
 # test mostly waits (for a database, a page, a mail), so more tests than cores keep both busy;
-# 6 is a first choice, not yet measured against others over whole runs (README, Tests).
+# 6 is a first choice, not yet measured against others over whole runs (docs/contributing.md, Tests).
 PARALLEL ?= 6
 
 # The race detector where races can live. Every package but app runs under -race: each is
@@ -24,7 +24,7 @@ PARALLEL ?= 6
 # Process, Backup), but not the browser tests among them (TestInChromium...). Everything else
 # in app, page after page and request after request, and every browser test, runs without it:
 # the code it reaches runs under -race in the race set and in the modules' own tests, and
-# -race made it several times slower (README, Tests).
+# -race made it several times slower (docs/contributing.md, Tests).
 RACE_APP_TESTS := AtOnce|Concurrent|ManyTimes|Twice|Once|Redeem|Redemption|Ledger|Paid|Pays|Credit|Balance|Money|Draw|Job|Queue|Process|Backup
 # The app's race set as an exact list of names (go test -list), for -run and -skip.
 APP_RACE_SET = $(GO) test -list . ./app | grep '^Test' | grep -E '$(RACE_APP_TESTS)' | grep -v '^TestInChromium' | paste -sd'|' -
@@ -35,10 +35,13 @@ APP_WALKS := ^TestInChromiumAxeFindsNoWCAGViolationOnAny(Page|ConsolePage)InAnyL
 # Chromium's files then never wait for the disk (a test's files are thrown away at its end).
 TEST_TMPDIR := $(shell d=/dev/shm; [ -d $$d ] && [ "$$(df -Pk $$d | awk 'NR==2 {print $$4}')" -gt 4000000 ] 2>/dev/null && mkdir -p $$d/canvass-test && echo $$d/canvass-test || echo $${TMPDIR:-/tmp})
 GOTEST   = $(GO) tool gotestsum --format pkgname-and-test-fails --format-hide-empty-pkg
+# Said at the end of a test run without a PostgreSQL test database: its half of the Go tests
+# did not run (CI sets CANVASS_REQUIRE_POSTGRES=1, so there a missing one fails instead).
+PG_NOTICE = if [ -z "$$CANVASS_TEST_POSTGRES_URL" ]; then echo; echo "NOTE: PostgreSQL skipped: CANVASS_TEST_POSTGRES_URL is not set, so the Go tests ran on SQLite only (docs/contributing.md, Tests on PostgreSQL)."; fi
 # What CI and `make test` print at the end: each package's wall time and the slowest tests.
 REPORT   = $(GO) run ./.ci/testreport
 
-.PHONY: run build islands generate check-generated check test test-go test-islands bench profile fuzz clean
+.PHONY: run build release go-deps islands generate check-generated check test test-go test-islands bench profile fuzz clean
 
 node_modules/.installed: package.json package-lock.json
 	$(NPM) install --no-audit --no-fund
@@ -63,13 +66,26 @@ check-generated:
 	@diff -r views .tmp/generated/views || (echo "generated templ code is stale: run 'make generate' and commit" && exit 1)
 	@rm -rf .tmp/generated
 
-build: islands
-	CGO_ENABLED=0 $(GO) build -trimpath -o bin/canvass ./app
+# The Go dependencies compile while npm installs and Vite builds (neither needs the other; on a
+# fresh clone both take minutes), then the binary, which embeds what Vite built. Built with the
+# flags the tests use, so `make run` after `make check` or `make test` compiles nothing again
+# (the release build, with -trimpath and without cgo, is the Containerfile's).
+build:
+	@$(MAKE) --no-print-directory -j2 islands go-deps
+	$(GO) build -o bin/canvass ./app
+
+# The binary to install on a server: static (no cgo), without build paths, stripped.
+release: islands
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags="-s -w" -o bin/canvass ./app
+
+# Every module the binary needs but ours, compiled into the build cache.
+go-deps:
+	@$(GO) build $$($(GO) list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' ./app | grep -v '^github.com/canvass/canvass')
 
 run: build
 	CANVASS_ENV=development CANVASS_DEMO=1 ./bin/canvass serve
 
-# Every test, as CI runs it: about 18 minutes of tests on this 2-core machine (README, Tests).
+# Every test, as CI runs it: about 18 minutes of tests on this 2-core machine (docs/contributing.md, Tests).
 test: islands check-generated test-islands test-go
 
 test-islands: node_modules/.installed
@@ -94,7 +110,7 @@ test-go:
 		-skip "$$race|$(APP_WALKS)" ./app || status=1; \
 	wait $$walks || status=1; cat .tmp/test/app-walks.log; \
 	$(REPORT) .tmp/test/modules.json .tmp/test/app-race.json .tmp/test/app.json .tmp/test/app-walks.json; \
-	exit $$status
+	$(PG_NOTICE); exit $$status
 
 # The edit-test loop, in under 3 minutes with a warm build cache: vet, the island tests and
 # every Go test on SQLite without the browser (-short) nor the race detector. `make test` stays
@@ -105,14 +121,14 @@ check: islands
 	@mkdir -p .tmp/test
 	env -u CANVASS_TEST_POSTGRES_URL -u CANVASS_REQUIRE_POSTGRES -u CANVASS_REQUIRE_BROWSER TMPDIR="$(TEST_TMPDIR)" \
 		$(GOTEST) --jsonfile .tmp/test/check.json -- -short -count=1 -parallel $(PARALLEL) ./... ; status=$$?; \
-		$(REPORT) -n 10 .tmp/test/check.json; exit $$status
+		$(REPORT) -n 10 .tmp/test/check.json; echo "make check ran the Go tests on SQLite only, without the browser; make test runs everything."; exit $$status
 
 # Benchmarks, the page-weight budgets (bytes on the wire as Chromium receives them, one line
 # per page), load runs against the real server (64 connections):
 # TestLoadRun, TestFeedLoadRun (the feed of a panel with 500 campaigns and 10,000
 # participants), TestTransactionsLoadRun (a member with 10,000 ledger entries) and
 # TestSurveyLoadRun (64 members answering a 40-question survey at once), on SQLite
-# and, when CANVASS_TEST_POSTGRES_URL is set, on PostgreSQL too; then Lighthouse 13
+# and, when CANVASS_TEST_POSTGRES_URL is set, on PostgreSQL too; then Lighthouse 12
 # (mobile defaults, /usr/bin/chromium) on login, feed, survey box and transactions of both
 # tenants (TestLighthouseRun, some 20-40 s a page).
 bench: islands
@@ -122,7 +138,7 @@ bench: islands
 	$(GO) test -count=1 -run 'TestInChromiumPagesStayWithinTheirWeightBudgetsOnTheWire|TestLoadRun' -v ./app/ > .tmp/weight.log 2>&1; status=$$?; \
 		grep -E 'on the wire|heaviest answer control|req/s|^(ok|FAIL|---)|^    --- FAIL' .tmp/weight.log; \
 		if [ $$status -ne 0 ]; then cat .tmp/weight.log; fi; exit $$status
-	@if [ -z "$$CANVASS_TEST_POSTGRES_URL" ]; then echo "PostgreSQL skipped: set CANVASS_TEST_POSTGRES_URL to load-test it too (README, Benchmarks)"; fi
+	@if [ -z "$$CANVASS_TEST_POSTGRES_URL" ]; then echo "PostgreSQL skipped: set CANVASS_TEST_POSTGRES_URL to load-test it too (docs/contributing.md, Benchmarks)"; fi
 	CANVASS_LOAD=1 $(GO) test -count=1 -timeout 30m -run 'TestLoadRun|TestFeedLoadRun|TestTransactionsLoadRun|TestSurveyLoadRun' -v ./app/ > .tmp/load.log 2>&1; status=$$?; \
 		grep -E 'req/s|seeded|^(ok|FAIL)' .tmp/load.log; \
 		if [ $$status -ne 0 ]; then cat .tmp/load.log; fi; exit $$status

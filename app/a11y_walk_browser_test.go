@@ -17,6 +17,7 @@ import (
 	"github.com/canvass/canvass/modules/accounts"
 	"github.com/canvass/canvass/modules/campaigns"
 	"github.com/canvass/canvass/modules/mailer/mailertest"
+	"github.com/canvass/canvass/modules/profile"
 	"github.com/canvass/canvass/modules/testsupport/imagetest"
 	"github.com/canvass/canvass/modules/web"
 	"github.com/go-rod/rod"
@@ -448,7 +449,7 @@ func a11yVisits() []a11yVisit {
 		{name: "settings, every section without JavaScript", routes: []string{"/settings"}, who: a11yMember, noScript: true, run: (*a11yWalk).settingsSections},
 		{name: "unsubscribe", routes: []string{"/unsubscribe/:panelUuid/:accountHolderUuid/:hash"}, who: a11yVisitor, run: func(w *a11yWalk, s *a11ySession) {
 			panel, holder := w.memberHolder(s)
-			w.open(s, w.b.app.Accounts.Service().UnsubscribePath(panel.ID, holder, accounts.KindNewsletters))
+			w.open(s, w.b.app.Profile.Service().UnsubscribePath(panel.ID, holder, profile.KindNewsletters))
 			w.check(s, "unsubscribe")
 			w.submit(s, "#unsubscribe-submit")
 			s.p().MustElement(".notice[role=status]")

@@ -397,11 +397,21 @@ func TestAForgotPasswordRequestDoesTheSameWorkForAKnownAndAnUnknownAddress(t *te
 		}
 		ask("warm-up@example.test") // the panel's settings and the statements, cached
 		tokens := e.count(t, "SELECT COUNT(*) FROM account_tokens")
-		known, knownTasks := ask(DemoEmail)
-		unknown, unknownTasks := ask("nobody-here@example.test")
-		assert.Equal(t, known, unknown, "the same database round trips")
-		assert.Equal(t, int64(1), knownTasks)
-		assert.Equal(t, int64(1), unknownTasks)
+		// The counter is the whole database's, and the job queue adds a notification to an
+		// insert when its last one is older than a cooldown: a reading can hold a round trip
+		// that is not the lookup's. Asked in turn, the fewest of three of each is the
+		// request's own, and a lookup the request made would show in all three.
+		fewest := map[string]int64{}
+		for range 3 {
+			for _, email := range []string{DemoEmail, "nobody-here@example.test"} {
+				n, queued := ask(email)
+				require.Equal(t, int64(1), queued, "one task queued for %s", email)
+				if least, ok := fewest[email]; !ok || n < least {
+					fewest[email] = n
+				}
+			}
+		}
+		assert.Equal(t, fewest[DemoEmail], fewest["nobody-here@example.test"], "the same database round trips")
 		assert.Equal(t, tokens, e.count(t, "SELECT COUNT(*) FROM account_tokens"), "no link is made in the request")
 	})
 }

@@ -2,66 +2,70 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/url"
-	"os"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/canvass/canvass/modules/referrals"
 	"github.com/canvass/canvass/modules/web"
+	"github.com/spf13/cobra"
+	"gorm.io/gorm"
 )
 
-const affiliatesUsage = `usage: canvass affiliates create --panel KEY --code CODE --partner NAME [--bonus 2.00] [--operator NAME]
-       canvass affiliates list --panel KEY`
-
-// affiliatesCommand is `canvass affiliates ...`, checked before the database is opened.
+// affiliatesCommand is `canvass affiliates create|list`, checked before the database is opened.
 type affiliatesCommand struct {
 	action, panel, code, partner, bonus, operator string
 }
 
-func prepareAffiliatesCommand(args []string) (*affiliatesCommand, error) {
-	if len(args) == 0 {
-		return nil, errors.New(affiliatesUsage)
+func (c *cli) affiliatesCmd() *cobra.Command {
+	return group("affiliates", "Partners' codes: the members each brings get a sign-up bonus",
+		c.affiliatesCreateCmd(), c.affiliatesListCmd())
+}
+
+func (c *cli) affiliatesCreateCmd() *cobra.Command {
+	ac := &affiliatesCommand{action: "create"}
+	cmd := &cobra.Command{
+		Use:   "create --panel KEY --code CODE --partner NAME [--bonus 2.00]",
+		Short: "Create a partner's code: members it brings get the bonus once",
+		Long: `Creates a partner's code on a panel, and prints the partner's page and the join link with it.
+A member who joins through the code gets the bonus (if any) once.`,
+		Example:           `  canvass affiliates create --panel northwind --code SPRING-25 --partner "Spring Offers" --bonus 2.50`,
+		Args:              noArgs,
+		ValidArgsFunction: cobra.NoFileCompletions,
+		RunE: c.body(func(cmd *cobra.Command, _ []string) error {
+			return c.withApp(cmd, ac, func(ctx context.Context, app *App, _ Config, _ *gorm.DB) error {
+				return ac.run(ctx, app, cmd.OutOrStdout())
+			})
+		}),
 	}
-	ac := &affiliatesCommand{action: args[0]}
-	fs := flag.NewFlagSet("affiliates "+ac.action, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&ac.panel, "panel", "", "the panel key")
-	fs.StringVar(&ac.code, "code", "", "the partner's code (3-32 letters, digits, - and _)")
-	fs.StringVar(&ac.partner, "partner", "", "the partner's name, as members read it")
-	fs.StringVar(&ac.bonus, "bonus", "", "the sign-up bonus in the panel's currency (none when absent)")
-	fs.StringVar(&ac.operator, "operator", os.Getenv("USER"), "who creates it")
-	positional, err := parseInterspersed(fs, args[1:])
-	if err != nil {
-		return nil, fmt.Errorf("%v\n%s", err, affiliatesUsage)
+	f := cmd.Flags()
+	f.StringVar(&ac.panel, "panel", "", "the panel key (required)")
+	f.StringVar(&ac.code, "code", "", "the partner's code: 3-32 letters, digits, - and _ (required)")
+	f.StringVar(&ac.partner, "partner", "", "the partner's name, as members read it (required)")
+	f.StringVar(&ac.bonus, "bonus", "", "the sign-up bonus in the panel's currency (none when absent)")
+	operatorFlag(cmd, &ac.operator, "who creates it")
+	required(cmd, "panel", "code", "partner")
+	return cmd
+}
+
+func (c *cli) affiliatesListCmd() *cobra.Command {
+	ac := &affiliatesCommand{action: "list"}
+	cmd := &cobra.Command{
+		Use:               "list --panel KEY",
+		Short:             "List a panel's partner codes with the members each brought",
+		Example:           "  canvass affiliates list --panel northwind",
+		Args:              noArgs,
+		ValidArgsFunction: cobra.NoFileCompletions,
+		RunE: c.body(func(cmd *cobra.Command, _ []string) error {
+			return c.withApp(cmd, ac, func(ctx context.Context, app *App, _ Config, _ *gorm.DB) error {
+				return ac.run(ctx, app, cmd.OutOrStdout())
+			})
+		}),
 	}
-	if len(positional) > 0 {
-		return nil, errors.New(affiliatesUsage)
-	}
-	var missing []string
-	if ac.panel == "" {
-		missing = append(missing, "--panel")
-	}
-	switch ac.action {
-	case "create":
-		if ac.code == "" {
-			missing = append(missing, "--code")
-		}
-		if strings.TrimSpace(ac.partner) == "" {
-			missing = append(missing, "--partner")
-		}
-	case "list":
-	default:
-		return nil, errors.New(affiliatesUsage)
-	}
-	if len(missing) > 0 {
-		return nil, fmt.Errorf("affiliates %s needs %s\n%s", ac.action, strings.Join(missing, ", "), affiliatesUsage)
-	}
-	return ac, nil
+	cmd.Flags().StringVar(&ac.panel, "panel", "", "the panel key (required)")
+	required(cmd, "panel")
+	return cmd
 }
 
 func (ac *affiliatesCommand) run(ctx context.Context, app *App, out io.Writer) error {

@@ -19,13 +19,14 @@ func TestAffiliatesCommandsRefuseIncompleteArgumentsBeforeTouchingTheDatabase(t 
 		args []string
 		want string
 	}{
-		{"nothing", nil, "usage: canvass affiliates"},
-		{"an unknown action", []string{"delete", "--panel", "demo"}, "usage: canvass affiliates"},
-		{"create without anything", []string{"create"}, "affiliates create needs --panel, --code, --partner"},
-		{"create without a partner", []string{"create", "--panel", "demo", "--code", "X1Y"}, "affiliates create needs --partner"},
-		{"list without a panel", []string{"list"}, "affiliates list needs --panel"},
-		{"a stray argument", []string{"list", "--panel", "demo", "extra"}, "usage: canvass affiliates"},
-		{"an unknown flag", []string{"create", "--panel", "demo", "--code", "X1Y", "--partner", "P", "--amount", "2"}, "flag provided but not defined"},
+		{"nothing", nil, "canvass affiliates needs a command: create, list"},
+		{"an unknown action", []string{"delete", "--panel", "demo"}, `unknown command "delete" for "canvass affiliates"`},
+		{"create without anything", []string{"create"}, `required flag(s) "code", "panel", "partner" not set`},
+		{"create without a partner", []string{"create", "--panel", "demo", "--code", "X1Y"}, `required flag(s) "partner" not set`},
+		{"create with a blank partner", []string{"create", "--panel", "demo", "--code", "X1Y", "--partner", " "}, "--partner must not be blank"},
+		{"list without a panel", []string{"list"}, `required flag(s) "panel" not set`},
+		{"a stray argument", []string{"list", "--panel", "demo", "extra"}, `canvass affiliates list takes no arguments, got "extra"`},
+		{"an unknown flag", []string{"create", "--panel", "demo", "--code", "X1Y", "--partner", "P", "--amount", "2"}, "unknown flag: --amount"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

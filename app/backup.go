@@ -5,7 +5,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -18,15 +17,12 @@ import (
 	"github.com/libtnb/sqlite"
 )
 
-const backupUsage = `usage: canvass backup FILE            a consistent copy of the SQLite database, taken while it serves
-       canvass restore [--force] FILE   put a backup back in place of the database (stop the server first)`
-
 // pgBackupAdvice is what backup and restore say on PostgreSQL, whose own tools do it properly.
 const pgBackupAdvice = `CANVASS_DATABASE_URL names PostgreSQL: back it up with PostgreSQL's own tools, which take a consistent copy while Canvass serves:
   pg_dump --format=custom --file=canvass.dump "$CANVASS_DATABASE_URL"
 and restore into an empty database with
   pg_restore --no-owner --dbname="$NEW_DATABASE_URL" canvass.dump
-For point-in-time recovery archive the WAL (archive_mode, archive_command, pg_basebackup). See the README, Running on PostgreSQL.`
+For point-in-time recovery archive the WAL (archive_mode, archive_command, pg_basebackup). See docs/running.md, Running on PostgreSQL.`
 
 // backupCommand is `canvass backup FILE` or `canvass restore [--force] FILE`, checked before
 // any database is opened: both work on the database file, not through a migrated connection.
@@ -40,20 +36,6 @@ type backupCommand struct {
 type plainError struct{ msg string }
 
 func (e *plainError) Error() string { return e.msg }
-
-func prepareBackupCommand(action string, args []string) (*backupCommand, error) {
-	bc := &backupCommand{action: action}
-	fs := flag.NewFlagSet(action, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	if action == "restore" {
-		fs.BoolVar(&bc.force, "force", false, "overwrite a database that a process has open")
-	}
-	if err := fs.Parse(args); err != nil || fs.NArg() != 1 || strings.TrimSpace(fs.Arg(0)) == "" {
-		return nil, errors.New(backupUsage)
-	}
-	bc.file = fs.Arg(0)
-	return bc, nil
-}
 
 func (bc *backupCommand) run(ctx context.Context, cfg Config, out io.Writer) error {
 	path, ok := strings.CutPrefix(cfg.DatabaseURL, "sqlite://")

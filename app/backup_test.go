@@ -231,7 +231,7 @@ func TestBackupNeverOverwritesAndOnPostgreSQLExplainsPgDump(t *testing.T) {
 		{"a backup to an existing file is refused", "sqlite://" + db, []string{"backup", existing}, "exists: name a new file"},
 		{"backup on PostgreSQL explains pg_dump", "postgres://canvass@db.invalid/canvass", []string{"backup", filepath.Join(dir, "pg.db")}, "pg_dump --format=custom"},
 		{"restore on PostgreSQL explains pg_restore", "postgres://canvass@db.invalid/canvass", []string{"restore", existing}, "pg_restore"},
-		{"backup needs exactly one file", "sqlite://" + db, []string{"backup"}, "usage: canvass backup FILE"},
+		{"backup needs exactly one file", "sqlite://" + db, []string{"backup"}, "canvass backup needs one backup FILE"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := runCommand(t, map[string]string{"CANVASS_DATABASE_URL": tc.url}, tc.args...)

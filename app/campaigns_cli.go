@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -11,9 +9,9 @@ import (
 	"time"
 
 	"github.com/canvass/canvass/modules/campaigns"
+	"github.com/spf13/cobra"
+	"gorm.io/gorm"
 )
-
-const campaignsUsage = "usage: canvass campaigns validate FILE... | canvass campaigns import --panel KEY FILE..."
 
 // invalidCampaignFilesError holds every problem of the campaign files that failed to parse;
 // main prints it as it is, one problem per line.
@@ -56,12 +54,30 @@ func parseCampaignFiles(files []string, ok func(name string)) ([]*campaigns.Defi
 	return defs, nil
 }
 
+func (c *cli) campaignsCmd() *cobra.Command {
+	return group("campaigns", "Check, import and preview a panel's campaigns",
+		c.campaignsValidateCmd(), c.campaignsImportCmd(), c.campaignsPreviewLinkCmd())
+}
+
+func (c *cli) campaignsValidateCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "validate FILE...",
+		Short: "Check campaign files (YAML or JSON); needs no database",
+		Long: `Checks each campaign file as an import would, and prints "ok FILE" for each valid one and every
+problem of the others, one a line as FILE:LINE: /PATH: problem (as editors read them); fails
+(exit status 1) when any file is invalid. Reads neither the configuration nor the database.`,
+		Example:           "  canvass campaigns validate campaigns/*.yaml",
+		Args:              someArgs("campaign FILE"),
+		ValidArgsFunction: filesEnding("yaml", "yml", "json"),
+		RunE: c.body(func(cmd *cobra.Command, files []string) error {
+			return validateCampaignFiles(cmd.OutOrStdout(), files)
+		}),
+	}
+}
+
 // validateCampaignFiles is `canvass campaigns validate FILE...`: no database, no
 // configuration; "ok FILE" for each valid file, an error listing the problems of the others.
 func validateCampaignFiles(out io.Writer, files []string) error {
-	if len(files) == 0 {
-		return errors.New(campaignsUsage)
-	}
 	_, err := parseCampaignFiles(files, func(name string) { fmt.Fprintf(out, "ok %s\n", name) })
 	return err
 }
@@ -73,24 +89,31 @@ type campaignImport struct {
 	defs     []*campaigns.Definition
 }
 
-func prepareCampaignImport(args []string) (*campaignImport, error) {
-	if len(args) == 0 || args[0] != "import" {
-		return nil, errors.New(campaignsUsage)
+func (c *cli) campaignsImportCmd() *cobra.Command {
+	var panelKey string
+	cmd := &cobra.Command{
+		Use:   "import --panel KEY FILE...",
+		Short: "Create or update a panel's campaigns from files, all or none",
+		Long: `Checks every file first: one invalid file refuses the whole batch before the database is opened.
+Then creates or updates every campaign (by its uuid) in one transaction, and prints each as
+created or updated.`,
+		Example:           "  canvass campaigns import --panel demo campaigns/*.yaml",
+		Args:              someArgs("campaign FILE"),
+		ValidArgsFunction: filesEnding("yaml", "yml", "json"),
+		RunE: c.body(func(cmd *cobra.Command, files []string) error {
+			defs, err := parseCampaignFiles(files, nil)
+			if err != nil {
+				return err
+			}
+			ci := &campaignImport{panelKey: panelKey, defs: defs}
+			return c.withApp(cmd, ci, func(ctx context.Context, app *App, _ Config, _ *gorm.DB) error {
+				return ci.run(ctx, app, cmd.OutOrStdout())
+			})
+		}),
 	}
-	fs := flag.NewFlagSet("campaigns import", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	panelKey := fs.String("panel", "", "the key of the panel the campaigns belong to")
-	if err := fs.Parse(args[1:]); err != nil {
-		return nil, fmt.Errorf("%w\n%s", err, campaignsUsage)
-	}
-	if *panelKey == "" || fs.NArg() == 0 {
-		return nil, errors.New(campaignsUsage)
-	}
-	defs, err := parseCampaignFiles(fs.Args(), nil)
-	if err != nil {
-		return nil, err
-	}
-	return &campaignImport{panelKey: *panelKey, defs: defs}, nil
+	cmd.Flags().StringVar(&panelKey, "panel", "", "the key of the panel the campaigns belong to (required)")
+	required(cmd, "panel")
+	return cmd
 }
 
 // run imports every campaign in one transaction and prints what it created and updated.
@@ -120,21 +143,34 @@ type previewLink struct {
 	hours                              int
 }
 
-const previewUsage = "usage: canvass campaigns preview-link --panel KEY [--lang CODE] [--hours 72] [--question QID] CAMPAIGN_UUID"
-
-func preparePreviewLink(args []string) (*previewLink, error) {
-	fs := flag.NewFlagSet("campaigns preview-link", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+func (c *cli) campaignsPreviewLinkCmd() *cobra.Command {
 	pl := &previewLink{}
-	fs.StringVar(&pl.panelKey, "panel", "", "the panel key")
-	fs.StringVar(&pl.lang, "lang", "", "the language to preview (default: the panel's default)")
-	fs.IntVar(&pl.hours, "hours", 72, "how long the link works")
-	fs.StringVar(&pl.question, "question", "", "preview one question only")
-	if err := fs.Parse(args); err != nil || fs.NArg() != 1 || pl.panelKey == "" || pl.hours < 1 {
-		return nil, errors.New(previewUsage)
+	cmd := &cobra.Command{
+		Use:   "preview-link --panel KEY [--lang CODE] [--hours 72] [--question QID] CAMPAIGN_UUID",
+		Short: "Print a signed link to preview a campaign (nothing is recorded)",
+		Long: `Prints a signed link to walk a campaign as a member would, recording nothing, or with --question
+to see one question only. The link works for --hours; its origin is CANVASS_BASE_URL, else the
+panel's first domain.`,
+		Example:           "  canvass campaigns preview-link --panel demo --lang es 3f0c1e9a-5b7d-4c2e-9a61-0d8f2b4c6e11",
+		Args:              oneArg("CAMPAIGN_UUID"),
+		ValidArgsFunction: cobra.NoFileCompletions,
+		RunE: c.body(func(cmd *cobra.Command, args []string) error {
+			if pl.hours < 1 {
+				return usageErrorf("--hours must be at least 1, not %d", pl.hours)
+			}
+			pl.campaign = args[0]
+			return c.withApp(cmd, pl, func(ctx context.Context, app *App, cfg Config, _ *gorm.DB) error {
+				return pl.run(ctx, app, cfg, cmd.OutOrStdout())
+			})
+		}),
 	}
-	pl.campaign = fs.Arg(0)
-	return pl, nil
+	f := cmd.Flags()
+	f.StringVar(&pl.panelKey, "panel", "", "the panel key (required)")
+	f.StringVar(&pl.lang, "lang", "", "the language to preview (default: the panel's default)")
+	f.IntVar(&pl.hours, "hours", 72, "how many hours the link works")
+	f.StringVar(&pl.question, "question", "", "preview this question only (its id)")
+	required(cmd, "panel")
+	return cmd
 }
 
 func (pl *previewLink) run(ctx context.Context, app *App, cfg Config, out io.Writer) error {

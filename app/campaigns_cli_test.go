@@ -93,8 +93,10 @@ func TestCampaignsValidateSaysOkForEachGoodFileAndFailsForABadOne(t *testing.T) 
 func TestCampaignsValidateWithoutFilesShowsTheUsage(t *testing.T) {
 	t.Parallel()
 	err := run(context.Background(), []string{"campaigns", "validate"}, quietCLILog())
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "usage: canvass campaigns validate FILE...")
+	var usage *usageError
+	require.ErrorAs(t, err, &usage)
+	assert.Equal(t, "canvass campaigns validate needs at least one campaign FILE", err.Error())
+	assert.Equal(t, "canvass campaigns validate", usage.command, "the hint names the command's --help")
 }
 
 func TestCampaignsImportLoadsThePanelsCampaignsAndRefusesABatchWithABadFile(t *testing.T) {
@@ -135,15 +137,19 @@ func TestCampaignsImportLoadsThePanelsCampaignsAndRefusesABatchWithABadFile(t *t
 
 func TestCampaignsImportNeedsAPanelAndFiles(t *testing.T) {
 	t.Parallel()
-	for _, args := range [][]string{
-		{"campaigns"},
-		{"campaigns", "import"},
-		{"campaigns", "import", "--panel", "acme"},
-		{"campaigns", "import", "file.yaml"},
-		{"campaigns", "publish", "file.yaml"},
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"campaigns"}, "canvass campaigns needs a command: import, preview-link, validate"},
+		{[]string{"campaigns", "import"}, "canvass campaigns import needs at least one campaign FILE"},
+		{[]string{"campaigns", "import", "--panel", "acme"}, "canvass campaigns import needs at least one campaign FILE"},
+		{[]string{"campaigns", "import", "file.yaml"}, `required flag(s) "panel" not set`},
+		{[]string{"campaigns", "publish", "file.yaml"}, `unknown command "publish" for "canvass campaigns"`},
 	} {
-		err := run(context.Background(), args, quietCLILog())
-		require.Error(t, err, "%v", args)
-		assert.Contains(t, err.Error(), "usage: canvass campaigns", "%v", args)
+		err := run(context.Background(), tc.args, quietCLILog())
+		var usage *usageError
+		require.ErrorAs(t, err, &usage, "%v", tc.args)
+		assert.Contains(t, err.Error(), tc.want, "%v", tc.args)
 	}
 }

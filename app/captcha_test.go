@@ -10,6 +10,7 @@ import (
 
 	"github.com/canvass/canvass/modules/accounts"
 	"github.com/canvass/canvass/modules/captcha/localcaptcha"
+	"github.com/canvass/canvass/modules/signinconfig"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -22,7 +23,7 @@ func (e *env) withCaptcha(t *testing.T, mode string) *localcaptcha.Server {
 	t.Cleanup(ts.Close)
 	panel, err := e.app.Tenancy.PanelByKey(context.Background(), "demo")
 	require.NoError(t, err)
-	require.NoError(t, e.app.Accounts.ApplySignIn(context.Background(), panel.ID, nil, &accounts.CaptchaSpec{
+	require.NoError(t, e.app.SignIn.ApplySignIn(context.Background(), panel.ID, nil, &signinconfig.CaptchaSpec{
 		Kind: "local", Secret: "captcha-secret", VerifyURL: ts.URL + localcaptcha.Path, Mode: mode, AfterFailures: 3,
 	}))
 	return srv
@@ -108,21 +109,21 @@ func TestACaptchaAskedForAfterFailuresAppearsOnceAnIPHasFailedThreeTimes(t *test
 func TestATenantFileWithABadSignInOrCaptchaPartChangesNothing(t *testing.T) {
 	t.Parallel()
 	cases := map[string]struct {
-		signIn  accounts.SignInSpec
-		captcha *accounts.CaptchaSpec
+		signIn  signinconfig.SignInSpec
+		captcha *signinconfig.CaptchaSpec
 	}{
-		"an unknown provider":           {signIn: accounts.SignInSpec{"myspace": {ClientID: "a", ClientSecret: "b"}}},
-		"a provider without its secret": {signIn: accounts.SignInSpec{"google": {ClientID: "a"}}},
-		"an endpoint in the clear":      {signIn: accounts.SignInSpec{"google": {ClientID: "a", ClientSecret: "b", Issuer: "http://accounts.example"}}},
-		"an unknown captcha":            {captcha: &accounts.CaptchaSpec{Kind: "recaptcha2", Secret: "s", SiteKey: "k", Mode: "always"}},
-		"a captcha without a mode":      {captcha: &accounts.CaptchaSpec{Kind: "turnstile", Secret: "s", SiteKey: "k", Mode: "sometimes"}},
+		"an unknown provider":           {signIn: signinconfig.SignInSpec{"myspace": {ClientID: "a", ClientSecret: "b"}}},
+		"a provider without its secret": {signIn: signinconfig.SignInSpec{"google": {ClientID: "a"}}},
+		"an endpoint in the clear":      {signIn: signinconfig.SignInSpec{"google": {ClientID: "a", ClientSecret: "b", Issuer: "http://accounts.example"}}},
+		"an unknown captcha":            {captcha: &signinconfig.CaptchaSpec{Kind: "recaptcha2", Secret: "s", SiteKey: "k", Mode: "always"}},
+		"a captcha without a mode":      {captcha: &signinconfig.CaptchaSpec{Kind: "turnstile", Secret: "s", SiteKey: "k", Mode: "sometimes"}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			assert.Error(t, accounts.ValidateSignIn(tc.signIn, tc.captcha))
+			assert.Error(t, signinconfig.ValidateSignIn(tc.signIn, tc.captcha))
 		})
 	}
-	assert.NoError(t, accounts.ValidateSignIn(accounts.SignInSpec{"google": {ClientID: "a", ClientSecret: "b"}}, &accounts.CaptchaSpec{Kind: "turnstile", Secret: "s", SiteKey: "k", Mode: "after_failures"}))
+	assert.NoError(t, signinconfig.ValidateSignIn(signinconfig.SignInSpec{"google": {ClientID: "a", ClientSecret: "b"}}, &signinconfig.CaptchaSpec{Kind: "turnstile", Secret: "s", SiteKey: "k", Mode: "after_failures"}))
 }
 
 func TestProviderSecretsAreSealedAtRest(t *testing.T) {

@@ -2,11 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -17,6 +14,7 @@ import (
 	"github.com/canvass/canvass/modules/tenancy"
 	"github.com/canvass/canvass/modules/wallet"
 	"github.com/canvass/canvass/modules/web"
+	"github.com/spf13/cobra"
 	"gorm.io/gorm"
 )
 
@@ -42,13 +40,8 @@ func allPanels(db *gorm.DB, t *tenancy.Module) func(ctx context.Context) ([]*web
 	}
 }
 
-const competitionsUsage = `usage: canvass competitions list [--panel KEY]
-       canvass competitions show ID [--panel KEY]
-       canvass competitions draw ID --reason TEXT [--operator NAME] [--early] [--panel KEY]
-                                  (--early: before the draw date)
-       canvass competitions verify ID`
-
-// competitionsCommand is `canvass competitions ...`, checked before the database is opened.
+// competitionsCommand is `canvass competitions list|show|draw|verify`, checked before the
+// database is opened.
 type competitionsCommand struct {
 	action   string
 	panel    string
@@ -58,39 +51,91 @@ type competitionsCommand struct {
 	early    bool
 }
 
-func prepareCompetitionsCommand(args []string) (*competitionsCommand, error) {
-	if len(args) == 0 {
-		return nil, errors.New(competitionsUsage)
-	}
-	cc := &competitionsCommand{action: args[0]}
-	args = args[1:]
-	fs := flag.NewFlagSet("competitions "+cc.action, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&cc.panel, "panel", "", "the panel key")
-	fs.StringVar(&cc.operator, "operator", os.Getenv("USER"), "who draws")
-	fs.StringVar(&cc.reason, "reason", "", "why (kept with the draw)")
-	fs.BoolVar(&cc.early, "early", false, "draw before the draw date")
-	positional, err := parseInterspersed(fs, args)
-	if err != nil {
-		return nil, fmt.Errorf("%v\n%s", err, competitionsUsage)
-	}
-	switch cc.action {
-	case "list":
-		if len(positional) > 0 {
-			return nil, errors.New(competitionsUsage)
+func (c *cli) competitionsCmd() *cobra.Command {
+	return group("competitions", "Competitions' entries and prize draws: list, show, draw and verify them",
+		c.competitionsListCmd(), c.competitionsShowCmd(), c.competitionsDrawCmd(), c.competitionsVerifyCmd())
+}
+
+// competitionsRun runs cc once the line has parsed: the competition ID, when it takes one.
+func (c *cli) competitionsRun(cc *competitionsCommand) func(*cobra.Command, []string) error {
+	return c.body(func(cmd *cobra.Command, args []string) error {
+		if len(args) == 1 {
+			cc.id = args[0]
 		}
-	case "show", "draw", "verify":
-		if len(positional) != 1 {
-			return nil, fmt.Errorf("competitions %s needs one competition ID\n%s", cc.action, competitionsUsage)
+		return c.withApp(cmd, cc, func(ctx context.Context, app *App, _ Config, _ *gorm.DB) error {
+			return cc.run(ctx, app, cmd.OutOrStdout())
+		})
+	})
+}
+
+func (c *cli) competitionsListCmd() *cobra.Command {
+	cc := &competitionsCommand{action: "list"}
+	cmd := &cobra.Command{
+		Use:               "list [--panel KEY]",
+		Short:             "List competitions with their entries and draws",
+		Example:           "  canvass competitions list --panel demo",
+		Args:              noArgs,
+		ValidArgsFunction: cobra.NoFileCompletions,
+		RunE:              c.competitionsRun(cc),
+	}
+	cmd.Flags().StringVar(&cc.panel, "panel", "", "only this panel's competitions (all panels when absent)")
+	return cmd
+}
+
+func (c *cli) competitionsShowCmd() *cobra.Command {
+	cc := &competitionsCommand{action: "show"}
+	cmd := &cobra.Command{
+		Use:               "show ID [--panel KEY]",
+		Short:             "Show a competition, its draw and winners",
+		Example:           "  canvass competitions show 5f0c1e9a-5b7d-4c2e-9a61-0d8f2b4c6e11",
+		Args:              oneArg("competition ID"),
+		ValidArgsFunction: cobra.NoFileCompletions,
+		RunE:              c.competitionsRun(cc),
+	}
+	cmd.Flags().StringVar(&cc.panel, "panel", "", "the panel key (default: the competition's own panel)")
+	return cmd
+}
+
+func (c *cli) competitionsDrawCmd() *cobra.Command {
+	cc := &competitionsCommand{action: "draw"}
+	cmd := &cobra.Command{
+		Use:   "draw ID --reason TEXT [--operator NAME] [--early]",
+		Short: "Draw a competition's winners once and credit their prizes",
+		Long: `Draws the winners of a competition once, from a recorded seed and the recorded entrants, and
+credits each winner's prize. Before the competition's draw date it refuses unless --early.
+canvass competitions verify checks a draw again later.`,
+		Example:           `  canvass competitions draw 5f0c1e9a-5b7d-4c2e-9a61-0d8f2b4c6e11 --reason "Monthly draw" --early`,
+		Args:              oneArg("competition ID"),
+		ValidArgsFunction: cobra.NoFileCompletions,
+	}
+	run := c.competitionsRun(cc)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if strings.TrimSpace(cc.operator) == "" {
+			return usageErrorf("%s needs --operator when $USER is not set", cmd.CommandPath())
 		}
-		cc.id = positional[0]
-	default:
-		return nil, errors.New(competitionsUsage)
+		return run(cmd, args)
 	}
-	if cc.action == "draw" && (strings.TrimSpace(cc.reason) == "" || strings.TrimSpace(cc.operator) == "") {
-		return nil, fmt.Errorf("competitions draw needs --reason (and --operator when $USER is not set)\n%s", competitionsUsage)
+	f := cmd.Flags()
+	f.StringVar(&cc.reason, "reason", "", "why, kept with the draw (required)")
+	operatorFlag(cmd, &cc.operator, "who draws")
+	f.BoolVar(&cc.early, "early", false, "draw before the competition's draw date")
+	f.StringVar(&cc.panel, "panel", "", "the panel key (default: the competition's own panel)")
+	required(cmd, "reason")
+	return cmd
+}
+
+func (c *cli) competitionsVerifyCmd() *cobra.Command {
+	cc := &competitionsCommand{action: "verify"}
+	return &cobra.Command{
+		Use:   "verify ID",
+		Short: "Check a draw again from its seed and entrants",
+		Long: `Draws a competition again from its recorded seed and entrants and compares the winners with the
+recorded ones; fails (exit status 1) when they differ.`,
+		Example:           "  canvass competitions verify 5f0c1e9a-5b7d-4c2e-9a61-0d8f2b4c6e11",
+		Args:              oneArg("competition ID"),
+		ValidArgsFunction: cobra.NoFileCompletions,
+		RunE:              c.competitionsRun(cc),
 	}
-	return cc, nil
 }
 
 func (cc *competitionsCommand) run(ctx context.Context, app *App, out io.Writer) error {

@@ -22,15 +22,15 @@ func TestCompetitionsCommandsRefuseIncompleteArgumentsBeforeTouchingTheDatabase(
 		args []string
 		want string
 	}{
-		{"nothing", nil, "usage: canvass competitions"},
-		{"an unknown action", []string{"redraw", "x"}, "usage: canvass competitions"},
-		{"list with an id", []string{"list", "x"}, "usage: canvass competitions"},
-		{"show without an id", []string{"show"}, "competitions show needs one competition ID"},
-		{"verify of two ids", []string{"verify", "a", "b"}, "competitions verify needs one competition ID"},
-		{"draw without an id", []string{"draw", "--operator", "olga", "--reason", "monthly"}, "competitions draw needs one competition ID"},
-		{"draw without a reason", []string{"draw", "x", "--operator", "olga"}, "competitions draw needs --reason"},
-		{"draw without an operator", []string{"draw", "x", "--reason", "monthly"}, "competitions draw needs --reason (and --operator"},
-		{"an unknown flag", []string{"draw", "x", "--reason", "r", "--operator", "o", "--now"}, "flag provided but not defined"},
+		{"nothing", nil, "canvass competitions needs a command: draw, list, show, verify"},
+		{"an unknown action", []string{"redraw", "x"}, `unknown command "redraw" for "canvass competitions"`},
+		{"list with an id", []string{"list", "x"}, `canvass competitions list takes no arguments, got "x"`},
+		{"show without an id", []string{"show"}, "canvass competitions show needs one competition ID"},
+		{"verify of two ids", []string{"verify", "a", "b"}, "canvass competitions verify needs one competition ID, got 2: a b"},
+		{"draw without an id", []string{"draw", "--operator", "olga", "--reason", "monthly"}, "canvass competitions draw needs one competition ID"},
+		{"draw without a reason", []string{"draw", "x", "--operator", "olga"}, `required flag(s) "reason" not set`},
+		{"draw without an operator", []string{"draw", "x", "--reason", "monthly"}, "canvass competitions draw needs --operator when $USER is not set"},
+		{"an unknown flag", []string{"draw", "x", "--reason", "r", "--operator", "o", "--now"}, "unknown flag: --now"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 // consoleMembers is the console's members part, over the modules it reads and acts through.
 func consoleMembers(a *App, kit *web.Kit) console.Part {
 	return consolemembers.New(consolemembers.Deps{
-		Accounts: a.Accounts, Participations: a.Surveys, Campaigns: a.Campaigns, Ledger: a.Wallet,
+		Accounts: a.Accounts, Closing: a.Profile, Participations: a.Surveys, Campaigns: a.Campaigns, Ledger: a.Wallet,
 		Redemptions: a.Redemptions, Mobile: a.Mobile, Referrals: a.Referrals,
 		Panel: a.Redemptions.PanelByID, Origin: kit.PanelOrigin, // the panel's own origin, never the console request's host
 	})

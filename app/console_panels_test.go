@@ -12,9 +12,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/canvass/canvass/modules/accounts"
 	"github.com/canvass/canvass/modules/console"
 	"github.com/canvass/canvass/modules/offers"
+	"github.com/canvass/canvass/modules/signinconfig"
 	"github.com/canvass/canvass/modules/tenancy"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -247,9 +247,9 @@ func demoSecrets(t *testing.T, e *env) string {
 	t.Helper()
 	spec, err := e.app.Tenancy.Spec(t.Context(), "demo")
 	require.NoError(t, err)
-	require.NoError(t, e.app.Accounts.ApplySignIn(t.Context(), spec.ID, accounts.SignInSpec{
+	require.NoError(t, e.app.SignIn.ApplySignIn(t.Context(), spec.ID, signinconfig.SignInSpec{
 		"google": {ClientID: "demo-google.apps.example", ClientSecret: "google-secret-value-WXYZ"},
-	}, &accounts.CaptchaSpec{Kind: "turnstile", SiteKey: "0x4AAA-site", Secret: "captcha-secret-CAPT", Mode: "off"}))
+	}, &signinconfig.CaptchaSpec{Kind: "turnstile", SiteKey: "0x4AAA-site", Secret: "captcha-secret-CAPT", Mode: "off"}))
 	require.NoError(t, e.app.Offers.Apply(t.Context(), spec.ID, &offers.Spec{BaseURL: "https://api.offers.example/v1", AppID: "demo-app", PostbackSecret: "postback-secret-POST"}))
 	return spec.ID
 }
@@ -282,7 +282,7 @@ func TestProviderCredentialsAreShownMaskedReplaceableAndNeverAudited(t *testing.
 	form.Set("google_client_secret", "a-brand-new-google-secret-1234")
 	res := c.consolePost("/console/panels/demo/providers", "/console/panels/demo/providers", form)
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
-	signIn, captcha, err := e.app.Accounts.SignInSpecOf(t.Context(), panelID)
+	signIn, captcha, err := e.app.SignIn.SignInSpecOf(t.Context(), panelID)
 	require.NoError(t, err)
 	assert.Equal(t, "a-brand-new-google-secret-1234", signIn["google"].ClientSecret)
 	assert.Equal(t, "captcha-secret-CAPT", captcha.Secret)
@@ -339,7 +339,7 @@ func TestAnExportedTenantFileHasNoSecretAndImportsBackToTheSamePanel(t *testing.
 		after, err := e.app.Tenancy.Spec(t.Context(), "demo")
 		require.NoError(t, err)
 		assert.Equal(t, before, after)
-		signIn, captcha, err := e.app.Accounts.SignInSpecOf(t.Context(), panelID)
+		signIn, captcha, err := e.app.SignIn.SignInSpecOf(t.Context(), panelID)
 		require.NoError(t, err)
 		assert.Equal(t, "google-secret-value-WXYZ", signIn["google"].ClientSecret)
 		assert.Equal(t, "captcha-secret-CAPT", captcha.Secret)
@@ -505,7 +505,7 @@ func TestThePanelsAPIReadsAndWritesWithATokenScopedToPanelEdit(t *testing.T) {
 	require.Equal(t, http.StatusOK, res.StatusCode, res.Body)
 	assert.Contains(t, res.Body, `"client_id":"new-client-id"`)
 	assert.Contains(t, res.Body, `"offers":null`)
-	signIn, _, err := e.app.Accounts.SignInSpecOf(t.Context(), panelID)
+	signIn, _, err := e.app.SignIn.SignInSpecOf(t.Context(), panelID)
 	require.NoError(t, err)
 	assert.Equal(t, "google-secret-value-WXYZ", signIn["google"].ClientSecret, "a masked secret sent back is kept")
 

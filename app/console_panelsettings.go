@@ -11,6 +11,6 @@ import (
 // provider credentials, the tenant file's export and import), over the modules it acts through.
 func consolePanelSettings(a *App) console.Part {
 	return consolepanels.New(consolepanels.Deps{
-		Tenancy: a.Tenancy, SignIn: a.Accounts, Offers: a.Offers, Referrals: a.Referrals, Getenv: os.Getenv,
+		Tenancy: a.Tenancy, SignIn: a.SignIn, Offers: a.Offers, Referrals: a.Referrals, Getenv: os.Getenv,
 	})
 }

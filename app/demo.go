@@ -14,13 +14,17 @@ import (
 	"github.com/canvass/canvass/modules/campaigns"
 	"github.com/canvass/canvass/modules/console"
 	"github.com/canvass/canvass/modules/offers"
+	"github.com/canvass/canvass/modules/signinconfig"
 	"github.com/canvass/canvass/modules/tenancy"
 	"github.com/canvass/canvass/modules/web"
 	"gopkg.in/yaml.v3"
 )
 
-// Demo tenants of ARCHITECTURE.md section 10. Fixed uuids keep links stable across machines.
-func demoPanels() []tenancy.PanelSpec {
+// Demo tenants of ARCHITECTURE.md section 10, as a server listening on addr (CANVASS_ADDR)
+// applies them: both may be framed by the demo's partner site on the same port. Fixed uuids
+// keep links stable across machines.
+func demoPanelsFor(addr string) []tenancy.PanelSpec {
+	partner := demoPartnerOrigins(addr)
 	var demo, northwind tenancy.PanelSpec
 	demo.Instance.Code, demo.Instance.Key, demo.Instance.Name = "demo", "demo", "Canvass Demo"
 	demo.ID = "7b0c2a52-6a53-4c2e-9d43-2f0d1c6a0001"
@@ -29,7 +33,7 @@ func demoPanels() []tenancy.PanelSpec {
 	demo.Languages = []string{"en", "es"}
 	// Both panels may be framed by the demo's partner site (demo_partner.go): Canvass Demo's
 	// login widget keeps the member in the frame, Northwind's join widget opens Northwind.
-	demo.AppSettings = tenancy.AppSettings{WebAppName: "Canvass Demo", EmbedOrigins: []string{demoPartnerOrigin}, WidgetAfter: web.WidgetAfterFrame}
+	demo.AppSettings = tenancy.AppSettings{WebAppName: "Canvass Demo", EmbedOrigins: partner, WidgetAfter: web.WidgetAfterFrame}
 	demo.AppTheme = tenancy.AppTheme{
 		"color_primary": "#475369", "color_cta": "#1AC0B4", "font_color_cta": "#ffffff",
 		"logo_url": "/static/img/canvass-logo.svg", "logo_favicon_url": "/static/img/favicon.svg",
@@ -41,7 +45,7 @@ func demoPanels() []tenancy.PanelSpec {
 	northwind.Hosts = []string{"northwind.localhost"}
 	northwind.Languages = []string{"en", "ru", "zh"}
 	northwind.AppSettings = tenancy.AppSettings{WebAppName: "Northwind Rewards", TermsRequired: true, EmailValidationReminder: true,
-		EmbedOrigins: []string{demoPartnerOrigin}, WidgetAfter: web.WidgetAfterPanel}
+		EmbedOrigins: partner, WidgetAfter: web.WidgetAfterPanel}
 	northwind.AppTheme = tenancy.AppTheme{
 		"color_primary": "#1F3A5F", "color_secondary": "#27496D", "color_cta": "#E07A1F", "font_color_cta": "#ffffff",
 		"header_font_color": "#ffffff", "link_font_color": "#27496D", "text_font_color": "#2B2B2B",
@@ -63,12 +67,13 @@ const (
 
 // LoadDemo applies the demo tenants and the demo member; running it again changes nothing.
 func LoadDemo(ctx context.Context, app *App) error {
-	for _, spec := range demoPanels() {
+	specs := demoPanelsFor(app.addr)
+	for _, spec := range specs {
 		if _, err := app.Tenancy.Apply(ctx, spec); err != nil {
 			return fmt.Errorf("demo panel %s: %w", spec.Key, err)
 		}
 	}
-	for _, spec := range demoPanels() {
+	for _, spec := range specs {
 		if err := importDemoCampaigns(ctx, app, spec.Key); err != nil {
 			return err
 		}
@@ -119,7 +124,7 @@ func LoadDemo(ctx context.Context, app *App) error {
 }
 
 // DemoOperators are the console's demo operators, one per role on Canvass Demo (the owner
-// owns Northwind too), with their fixed passwords (README, "Operator console").
+// owns Northwind too), with their fixed passwords (docs/console.md).
 var DemoOperators = []struct {
 	Email, Password string
 	Role            console.Role
@@ -154,18 +159,18 @@ func applyDemoSignIn(ctx context.Context, app *App, spec tenancy.PanelSpec) erro
 	if app.dev == nil {
 		return nil
 	}
-	signIn := accounts.SignInSpec{}
+	signIn := signinconfig.SignInSpec{}
 	for p, c := range app.dev.signIn.Configs(devClientID, devClientSecret) {
-		signIn[string(p)] = accounts.ProviderSpec{
+		signIn[string(p)] = signinconfig.ProviderSpec{
 			ClientID: c.ClientID, ClientSecret: c.ClientSecret, Issuer: c.Issuer, AuthURL: c.AuthURL, TokenURL: c.TokenURL,
 			APIURL: c.APIURL, ConsumerKey: c.ConsumerKey, ConsumerSecret: c.ConsumerSecret,
 		}
 	}
-	var cs *accounts.CaptchaSpec
+	var cs *signinconfig.CaptchaSpec
 	if spec.Key == "northwind" {
-		cs = &accounts.CaptchaSpec{Kind: "local", Secret: devCaptchaSecret, VerifyURL: app.dev.captchaURL(), Mode: "after_failures", AfterFailures: 3}
+		cs = &signinconfig.CaptchaSpec{Kind: "local", Secret: devCaptchaSecret, VerifyURL: app.dev.captchaURL(), Mode: "after_failures", AfterFailures: 3}
 	}
-	if err := app.Accounts.ApplySignIn(ctx, spec.ID, signIn, cs); err != nil {
+	if err := app.SignIn.ApplySignIn(ctx, spec.ID, signIn, cs); err != nil {
 		return fmt.Errorf("demo sign-in of %s: %w", spec.Key, err)
 	}
 	if err := app.Offers.Apply(ctx, spec.ID, app.dev.offersSpec(spec.Key)); err != nil {
@@ -227,7 +232,7 @@ func applyTenantFiles(ctx context.Context, app *App, files []string, log *slog.L
 			errs = append(errs, fmt.Errorf("%s: %w", name, err))
 			continue
 		}
-		if err := errors.Join(accounts.ValidateSignIn(signIn.SignIn, signIn.Captcha), signIn.Offers.ValidateIn(spec.CurrencyCode)); err != nil {
+		if err := errors.Join(signinconfig.ValidateSignIn(signIn.SignIn, signIn.Captcha), signIn.Offers.ValidateIn(spec.CurrencyCode)); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", name, err))
 			continue
 		}
@@ -241,7 +246,7 @@ func applyTenantFiles(ctx context.Context, app *App, files []string, log *slog.L
 			errs = append(errs, fmt.Errorf("%s: %w", name, err))
 			continue
 		}
-		if err := app.Accounts.ApplySignIn(ctx, id, signIn.SignIn, signIn.Captcha); err != nil {
+		if err := app.SignIn.ApplySignIn(ctx, id, signIn.SignIn, signIn.Captcha); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", name, err))
 			continue
 		}
@@ -263,9 +268,9 @@ func applyTenantFiles(ctx context.Context, app *App, files []string, log *slog.L
 // `offers:` (the offers provider). A secret written as env:NAME is read from that environment
 // variable, so tenant files can be committed without secrets.
 type tenantSignIn struct {
-	SignIn  accounts.SignInSpec   `yaml:"sign_in"`
-	Captcha *accounts.CaptchaSpec `yaml:"captcha"`
-	Offers  *offers.Spec          `yaml:"offers"`
+	SignIn  signinconfig.SignInSpec   `yaml:"sign_in"`
+	Captcha *signinconfig.CaptchaSpec `yaml:"captcha"`
+	Offers  *offers.Spec              `yaml:"offers"`
 }
 
 func (t *tenantSignIn) resolve(getenv func(string) string) error {

@@ -19,12 +19,26 @@ import (
 // they send it, so `make run` shows the widgets as a tenant's visitors meet them. Served by a
 // demo server outside production only, like the local development providers; every other
 // unknown host is still an "Unrecognized domain".
-const (
-	demoPartnerHost = "partner.localhost"
-	// demoPartnerOrigin is in both demo panels' embed_origins (demoPanels): the partner page
-	// as `make run` serves it.
-	demoPartnerOrigin = "http://" + demoPartnerHost + ":3000"
-)
+const demoPartnerHost = "partner.localhost"
+
+// demoPartnerOrigins are both demo panels' embed_origins (demoPanelsFor): the partner page as a
+// server listening on addr (CANVASS_ADDR) serves it, on the same port; none when addr has no
+// fixed port, where no partner page is served.
+func demoPartnerOrigins(addr string) []string {
+	port, ok := fixedPort(addr)
+	if !ok {
+		return nil
+	}
+	return []string{partnerOriginOn(port)}
+}
+
+func partnerOriginOn(port string) string { return "http://" + net.JoinHostPort(demoPartnerHost, port) }
+
+// fixedPort is the port of a listen address, unless it is missing or 0 (any free port).
+func fixedPort(addr string) (string, bool) {
+	_, port, err := net.SplitHostPort(addr)
+	return port, err == nil && port != "" && port != "0"
+}
 
 // demoPartner is the partner page of a demo server on one port.
 type demoPartner struct {
@@ -33,16 +47,19 @@ type demoPartner struct {
 }
 
 func newDemoPartner(addr string) (*demoPartner, error) {
-	_, port, err := net.SplitHostPort(addr)
-	if err != nil || port == "" || port == "0" {
+	port, ok := fixedPort(addr)
+	if !ok {
 		return nil, fmt.Errorf("the demo partner page needs CANVASS_ADDR with a fixed port, not %q", addr)
 	}
 	return demoPartnerOn(port), nil
 }
 
-// demoPartnerOn frames the widgets of the demo panels served on port.
+// demoPartnerOn frames the widgets of the demo panels served on port, each at its first domain:
+// Canvass Demo's login widget and Northwind's join widget.
 func demoPartnerOn(port string) *demoPartner {
-	demo, northwind := "http://localhost:"+port, "http://northwind.localhost:"+port
+	panels := demoPanelsFor(":" + port)
+	origin := func(spec tenancy.PanelSpec) string { return "http://" + net.JoinHostPort(spec.Hosts[0], port) }
+	demo, northwind := origin(panels[0]), origin(panels[1])
 	return &demoPartner{login: demo + "/widgets/login", join: northwind + "/widgets/join", origins: []string{demo, northwind}}
 }
 

@@ -11,7 +11,7 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Referrals of the demo (README, Referrals, blades and affiliates): on each tenant a referrer
+// Referrals of the demo (docs/members.md, Referrals, blades and affiliates): on each tenant a referrer
 // eligible to refer, with a pending invitation (old enough for the feed's "waiting" card), an
 // accepted one (a friend who joined and has the welcome campaign still to do, so the reward is
 // pending and the referrer's balance stays as it was), one the referrer archived and one past

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -12,11 +10,9 @@ import (
 	"time"
 
 	"github.com/canvass/canvass/modules/clientreports"
+	"github.com/spf13/cobra"
 	"gorm.io/gorm"
 )
-
-const errorsUsage = `usage: canvass errors list [--panel KEY] [--limit 50]
-       canvass errors top [--panel KEY] [--since 24h] [--limit 20]`
 
 // errorsCommand is `canvass errors list|top`: the client errors browsers reported, checked
 // before the database is opened.
@@ -26,37 +22,60 @@ type errorsCommand struct {
 	since         time.Duration
 }
 
-func prepareErrorsCommand(args []string) (*errorsCommand, error) {
-	if len(args) == 0 || (args[0] != "list" && args[0] != "top") {
-		return nil, errors.New(errorsUsage)
+func (c *cli) errorsCmd() *cobra.Command {
+	return group("errors", "The errors browsers reported from pages and islands",
+		c.errorsListCmd(), c.errorsTopCmd())
+}
+
+// errorsRun runs ec once its --limit (and --since) are checked.
+func (c *cli) errorsRun(ec *errorsCommand, since *string) func(*cobra.Command, []string) error {
+	return c.body(func(cmd *cobra.Command, _ []string) error {
+		if err := checkRange("limit", ec.limit, 1, 1000); err != nil {
+			return err
+		}
+		if since != nil {
+			d, err := parseWindow(*since)
+			if err != nil {
+				return usageErrorf("--since: %v", err)
+			}
+			ec.since = d
+		}
+		return c.withApp(cmd, ec, func(ctx context.Context, app *App, _ Config, db *gorm.DB) error {
+			return ec.run(ctx, app, db, cmd.OutOrStdout(), time.Now())
+		})
+	})
+}
+
+func (c *cli) errorsListCmd() *cobra.Command {
+	ec := &errorsCommand{action: "list"}
+	cmd := &cobra.Command{
+		Use:               "list [--panel KEY] [--limit 50]",
+		Short:             "The latest client error reports, with page, member and app",
+		Example:           "  canvass errors list --panel demo --limit 20",
+		Args:              noArgs,
+		ValidArgsFunction: cobra.NoFileCompletions,
+		RunE:              c.errorsRun(ec, nil),
 	}
-	ec := &errorsCommand{action: args[0]}
-	fs := flag.NewFlagSet("errors "+ec.action, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&ec.panel, "panel", "", "only this panel's errors (all panels when absent)")
-	defaultLimit := 50
-	if ec.action == "top" {
-		defaultLimit = 20
-	}
-	fs.IntVar(&ec.limit, "limit", defaultLimit, "at most this many rows")
+	cmd.Flags().StringVar(&ec.panel, "panel", "", "only this panel's errors (all panels when absent)")
+	cmd.Flags().IntVar(&ec.limit, "limit", 50, "at most this many reports, 1 to 1000")
+	return cmd
+}
+
+func (c *cli) errorsTopCmd() *cobra.Command {
+	ec := &errorsCommand{action: "top"}
 	since := "24h"
-	if ec.action == "top" {
-		fs.StringVar(&since, "since", since, "the window: a Go duration (90m, 24h) or days (7d)")
+	cmd := &cobra.Command{
+		Use:               "top [--panel KEY] [--since 24h] [--limit 20]",
+		Short:             "The most frequent client errors in a window",
+		Example:           "  canvass errors top --since 7d",
+		Args:              noArgs,
+		ValidArgsFunction: cobra.NoFileCompletions,
+		RunE:              c.errorsRun(ec, &since),
 	}
-	positional, err := parseInterspersed(fs, args[1:])
-	if err != nil {
-		return nil, fmt.Errorf("%v\n%s", err, errorsUsage)
-	}
-	if len(positional) > 0 {
-		return nil, errors.New(errorsUsage)
-	}
-	if ec.limit < 1 || ec.limit > 1000 {
-		return nil, fmt.Errorf("--limit must be a whole number from 1 to 1000\n%s", errorsUsage)
-	}
-	if ec.since, err = parseWindow(since); err != nil {
-		return nil, fmt.Errorf("--since: %v\n%s", err, errorsUsage)
-	}
-	return ec, nil
+	cmd.Flags().StringVar(&ec.panel, "panel", "", "only this panel's errors (all panels when absent)")
+	cmd.Flags().StringVar(&since, "since", since, "the window: a Go duration (90m, 24h) or days (7d)")
+	cmd.Flags().IntVar(&ec.limit, "limit", 20, "at most this many errors, 1 to 1000")
+	return cmd
 }
 
 // parseWindow reads a positive duration: Go's (90m, 24h) or whole days (7d).

@@ -19,11 +19,11 @@ func TestErrorsCommandsRefuseBadArgumentsBeforeTouchingTheDatabase(t *testing.T)
 		args []string
 		want string
 	}{
-		{"nothing", nil, "usage: canvass errors"},
-		{"an unknown action", []string{"delete"}, "usage: canvass errors"},
-		{"a stray argument", []string{"list", "extra"}, "usage: canvass errors"},
+		{"nothing", nil, "canvass errors needs a command: list, top"},
+		{"an unknown action", []string{"delete"}, `unknown command "delete" for "canvass errors"`},
+		{"a stray argument", []string{"list", "extra"}, `canvass errors list takes no arguments, got "extra"`},
 		{"a limit of nothing", []string{"list", "--limit", "0"}, "--limit must be a whole number from 1 to 1000"},
-		{"a window on list", []string{"list", "--since", "24h"}, "flag provided but not defined"},
+		{"a window on list", []string{"list", "--since", "24h"}, "unknown flag: --since"},
 		{"a window that is no duration", []string{"top", "--since", "yesterday"}, `--since: "yesterday" is not a duration`},
 		{"a negative window", []string{"top", "--since", "-2h"}, `--since: "-2h" is not a duration`},
 		{"days that are no number", []string{"top", "--since", "xd"}, `--since: "xd" is not a number of days`},

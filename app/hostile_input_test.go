@@ -55,7 +55,7 @@ func countQuery(tables []string) string {
 		case "rate_limits", "sessions", "goose_db_version":
 			continue
 		case "offer_postbacks":
-			continue // every postback received is recorded, refused ones too (README, Offers and games)
+			continue // every postback received is recorded, refused ones too (docs/members.md, Offers and games)
 		}
 		counts = append(counts, fmt.Sprintf(`(SELECT COUNT(*) FROM %q) AS %q`, name, name))
 	}

@@ -316,7 +316,7 @@ func newSweep(t *testing.T, e *env) *sweep {
 	// picture key of the right shape that names no picture.
 	holder := e.holderID(t, s.member.participantID(t))
 	s.good[":panel"], s.good[":panelUuid:unsubscribe"], s.good[":accountHolderUuid"] = panel.ID, panel.ID, holder
-	s.good[":hash"], s.good[":key"] = e.app.Accounts.Service().UnsubscribeHash(panel.ID, holder), strings.Repeat("0", 64)
+	s.good[":hash"], s.good[":key"] = e.app.Profile.Service().UnsubscribeHash(panel.ID, holder), strings.Repeat("0", 64)
 	s.rows = tableRows(t, e.db)
 	return s
 }

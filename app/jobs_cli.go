@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -11,12 +10,9 @@ import (
 	"time"
 
 	"github.com/canvass/canvass/modules/jobs"
+	"github.com/spf13/cobra"
+	"gorm.io/gorm"
 )
-
-const jobsUsage = `usage: canvass jobs list [--state STATE] [--limit 50]
-       canvass jobs retry ID
-       canvass jobs cancel ID
-states: ` + "available, scheduled, pending, running, retryable, completed, discarded, cancelled"
 
 // jobsCommand is `canvass jobs list|retry|cancel`: the operators' view of the background jobs.
 type jobsCommand struct {
@@ -25,44 +21,60 @@ type jobsCommand struct {
 	id            int64
 }
 
-func prepareJobsCommand(args []string) (*jobsCommand, error) {
-	if len(args) == 0 {
-		return nil, &plainError{jobsUsage}
+func (c *cli) jobsCmd() *cobra.Command {
+	return group("jobs", "Background jobs (mail, SMS, clean-up): list them, retry or cancel one",
+		c.jobsListCmd(), c.jobsIDCmd("retry", "Run a job again now"), c.jobsIDCmd("cancel", "Stop a job for good"))
+}
+
+func (c *cli) jobsListCmd() *cobra.Command {
+	jc := &jobsCommand{action: "list"}
+	states := strings.Join(jobs.States, ", ")
+	cmd := &cobra.Command{
+		Use:   "list [--state STATE] [--limit 50]",
+		Short: "Background jobs newest first: kind, state, attempts and errors",
+		Long: `Lists background jobs newest first, one line each (kind, state, attempts, event, when created and
+when next run or finished), and under it each failed attempt's error. States: ` + states + ".",
+		Example:           "  canvass jobs list --state retryable",
+		Args:              noArgs,
+		ValidArgsFunction: cobra.NoFileCompletions,
+		RunE: c.body(func(cmd *cobra.Command, _ []string) error {
+			if jc.state != "" && !contains(jobs.States, jc.state) {
+				return usageErrorf("--state %q is not a job state: %s", jc.state, states)
+			}
+			if err := checkRange("limit", jc.limit, 1, 10000); err != nil {
+				return err
+			}
+			return c.withApp(cmd, jc, func(ctx context.Context, app *App, _ Config, _ *gorm.DB) error {
+				return jc.run(ctx, app, cmd.OutOrStdout())
+			})
+		}),
 	}
-	jc := &jobsCommand{action: args[0]}
-	fs := flag.NewFlagSet("jobs "+jc.action, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	switch jc.action {
-	case "list":
-		fs.StringVar(&jc.state, "state", "", "only jobs in this state")
-		fs.IntVar(&jc.limit, "limit", 50, "at most this many jobs, newest first")
-	case "retry", "cancel":
-	default:
-		return nil, &plainError{jobsUsage}
+	cmd.Flags().StringVar(&jc.state, "state", "", "only jobs in this state: "+states)
+	cmd.Flags().IntVar(&jc.limit, "limit", 50, "at most this many jobs, newest first, 1 to 10000")
+	completeWith(cmd, "state", jobs.States...)
+	return cmd
+}
+
+// jobsIDCommand is `canvass jobs retry ID` or `canvass jobs cancel ID`.
+func (c *cli) jobsIDCmd(action, short string) *cobra.Command {
+	jc := &jobsCommand{action: action}
+	return &cobra.Command{
+		Use:               action + " ID",
+		Short:             short,
+		Example:           "  canvass jobs " + action + " 42",
+		Args:              oneArg("job ID"),
+		ValidArgsFunction: cobra.NoFileCompletions,
+		RunE: c.body(func(cmd *cobra.Command, args []string) error {
+			id, err := strconv.ParseInt(args[0], 10, 64)
+			if err != nil || id < 1 {
+				return usageErrorf("%q is not a job ID (a whole number, as canvass jobs list shows)", args[0])
+			}
+			jc.id = id
+			return c.withApp(cmd, jc, func(ctx context.Context, app *App, _ Config, _ *gorm.DB) error {
+				return jc.run(ctx, app, cmd.OutOrStdout())
+			})
+		}),
 	}
-	positional, err := parseInterspersed(fs, args[1:])
-	if err != nil {
-		return nil, &plainError{fmt.Sprintf("%v\n%s", err, jobsUsage)}
-	}
-	if jc.action == "list" {
-		if len(positional) > 0 {
-			return nil, &plainError{jobsUsage}
-		}
-		if jc.state != "" && !contains(jobs.States, jc.state) {
-			return nil, &plainError{fmt.Sprintf("--state %q is not a job state\n%s", jc.state, jobsUsage)}
-		}
-		if jc.limit < 1 || jc.limit > 10000 {
-			return nil, &plainError{"--limit must be a whole number from 1 to 10000\n" + jobsUsage}
-		}
-		return jc, nil
-	}
-	if len(positional) != 1 {
-		return nil, &plainError{jobsUsage}
-	}
-	if jc.id, err = strconv.ParseInt(positional[0], 10, 64); err != nil || jc.id < 1 {
-		return nil, &plainError{fmt.Sprintf("%q is not a job id\n%s", positional[0], jobsUsage)}
-	}
-	return jc, nil
 }
 
 func contains(list []string, s string) bool {

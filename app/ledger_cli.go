@@ -2,60 +2,94 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"os"
-	"strings"
 
 	"github.com/canvass/canvass/modules/web"
+	"github.com/spf13/cobra"
+	"gorm.io/gorm"
 )
 
-const ledgerUsage = `usage: canvass ledger adjust --panel KEY --member EMAIL --amount 5.00 --reason "..." [--operator NAME] [--key KEY]
-       canvass ledger balance --panel KEY --member EMAIL
-       canvass ledger reconcile`
-
-// ledgerCommand is `canvass ledger ...`, its flags checked before the database is opened.
+// ledgerCommand is `canvass ledger adjust|balance|reconcile`, its flags checked before the
+// database is opened.
 type ledgerCommand struct {
 	action                              string
 	panel, member, amount, reason, user string
 	key                                 string
 }
 
-func prepareLedgerCommand(args []string) (*ledgerCommand, error) {
-	if len(args) == 0 {
-		return nil, errors.New(ledgerUsage)
+func (c *cli) ledgerCmd() *cobra.Command {
+	return group("ledger", "Operators' manual entries, a member's balance and the ledger's check",
+		c.ledgerAdjustCmd(), c.ledgerBalanceCmd(), c.ledgerReconcileCmd())
+}
+
+func (c *cli) ledgerAdjustCmd() *cobra.Command {
+	lc := &ledgerCommand{action: "adjust"}
+	cmd := &cobra.Command{
+		Use:   "adjust --panel KEY --member EMAIL --amount AMOUNT --reason TEXT",
+		Short: "Record an operator's manual entry in a member's ledger (a negative amount debits)",
+		Long: `Records a manual entry in a member's ledger and prints the balance after it. A positive amount
+credits, a negative one debits; the member sees the reason in their transactions. --key makes the
+command safe to run again: a second run with the same key records nothing.`,
+		Example: `  canvass ledger adjust --panel demo --member member@demo.test --amount 5.00 --reason "Missed reward for the June survey"
+  canvass ledger adjust --panel demo --member member@demo.test --amount -5.00 --reason "Duplicate credit" --key ticket-4711`,
+		Args:              noArgs,
+		ValidArgsFunction: cobra.NoFileCompletions,
+		RunE: c.body(func(cmd *cobra.Command, _ []string) error {
+			if lc.user == "" {
+				lc.user = "operator"
+			}
+			return c.withApp(cmd, lc, func(ctx context.Context, app *App, _ Config, _ *gorm.DB) error {
+				return lc.run(ctx, app, cmd.OutOrStdout())
+			})
+		}),
 	}
-	lc := &ledgerCommand{action: args[0]}
-	fs := flag.NewFlagSet("ledger "+lc.action, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&lc.panel, "panel", "", "the panel key")
-	fs.StringVar(&lc.member, "member", "", "the member's email")
-	fs.StringVar(&lc.amount, "amount", "", "a signed amount in the panel's currency: 5.00 credits, -5.00 debits")
-	fs.StringVar(&lc.reason, "reason", "", "why (the member sees it)")
-	fs.StringVar(&lc.user, "operator", os.Getenv("USER"), "who makes the entry")
-	fs.StringVar(&lc.key, "key", "", "makes a repeated command a no-op")
-	if err := fs.Parse(args[1:]); err != nil || fs.NArg() > 0 {
-		return nil, errors.New(ledgerUsage)
+	f := cmd.Flags()
+	f.StringVar(&lc.panel, "panel", "", "the panel key (required)")
+	f.StringVar(&lc.member, "member", "", "the member's email (required)")
+	f.StringVar(&lc.amount, "amount", "", "a signed amount in the panel's currency: 5.00 credits, -5.00 debits (required)")
+	f.StringVar(&lc.reason, "reason", "", "why, as the member reads it (required)")
+	operatorFlag(cmd, &lc.user, "who makes the entry")
+	f.StringVar(&lc.key, "key", "", "an idempotency key: a repeated command with it records nothing")
+	required(cmd, "panel", "member", "amount", "reason")
+	return cmd
+}
+
+func (c *cli) ledgerBalanceCmd() *cobra.Command {
+	lc := &ledgerCommand{action: "balance"}
+	cmd := &cobra.Command{
+		Use:               "balance --panel KEY --member EMAIL",
+		Short:             "Print a member's balance",
+		Example:           "  canvass ledger balance --panel demo --member member@demo.test",
+		Args:              noArgs,
+		ValidArgsFunction: cobra.NoFileCompletions,
+		RunE: c.body(func(cmd *cobra.Command, _ []string) error {
+			return c.withApp(cmd, lc, func(ctx context.Context, app *App, _ Config, _ *gorm.DB) error {
+				return lc.run(ctx, app, cmd.OutOrStdout())
+			})
+		}),
 	}
-	switch lc.action {
-	case "adjust":
-		if lc.panel == "" || lc.member == "" || lc.amount == "" || strings.TrimSpace(lc.reason) == "" {
-			return nil, fmt.Errorf("ledger adjust needs --panel, --member, --amount and --reason\n%s", ledgerUsage)
-		}
-		if lc.user == "" {
-			lc.user = "operator"
-		}
-	case "balance":
-		if lc.panel == "" || lc.member == "" {
-			return nil, fmt.Errorf("ledger balance needs --panel and --member\n%s", ledgerUsage)
-		}
-	case "reconcile":
-	default:
-		return nil, errors.New(ledgerUsage)
+	cmd.Flags().StringVar(&lc.panel, "panel", "", "the panel key (required)")
+	cmd.Flags().StringVar(&lc.member, "member", "", "the member's email (required)")
+	required(cmd, "panel", "member")
+	return cmd
+}
+
+func (c *cli) ledgerReconcileCmd() *cobra.Command {
+	lc := &ledgerCommand{action: "reconcile"}
+	return &cobra.Command{
+		Use:   "reconcile",
+		Short: "Check every cached balance against its ledger entries",
+		Long: `Compares every wallet's cached balance, entry count and offer debt with the sums of its ledger
+entries, prints each mismatch, and fails (exit status 1) when there is any.`,
+		Args:              noArgs,
+		ValidArgsFunction: cobra.NoFileCompletions,
+		RunE: c.body(func(cmd *cobra.Command, _ []string) error {
+			return c.withApp(cmd, lc, func(ctx context.Context, app *App, _ Config, _ *gorm.DB) error {
+				return lc.run(ctx, app, cmd.OutOrStdout())
+			})
+		}),
 	}
-	return lc, nil
 }
 
 func (lc *ledgerCommand) run(ctx context.Context, app *App, out io.Writer) error {

@@ -142,7 +142,7 @@ func runLighthouse(t *testing.T, bin, address string, header http.Header) lighth
 }
 
 // TestLighthouseRun audits the login page, the feed, the survey box of a started campaign and
-// the transactions page of both demo tenants with Lighthouse 13 (npm lighthouse, a
+// the transactions page of both demo tenants with Lighthouse 12 (npm lighthouse, a
 // devDependency) on its mobile defaults, against the real server over loopback, and prints
 // each page's performance, accessibility and best-practices scores, FCP, LCP, TBT and
 // transferred bytes. It measures; the scores are not asserted (they move with the machine's

@@ -64,9 +64,11 @@ func TestWrongPasswordsSentAtOnceGetNoMoreChecksThanTheAccountsLimit(t *testing.
 func TestARightPasswordAmongWrongOnesAtOnceIsNotCheckedPastTheLimit(t *testing.T) {
 	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
-		// Seen from outside: 40 at once, the right password among them. Whatever order they
-		// arrive in, no more than 5 wrong ones are checked, so the right one is either among
-		// the first few (and signs in) or waits with the others (429), never the 40th check.
+		// Seen from outside: 40 at once, the right password among them. A sign-in ends the
+		// account's failures (a member who mistyped, then got in, starts afresh), so whatever
+		// order they are handled in, no more than 5 wrong ones are checked before the right
+		// one signs in and 5 after it; if it came too late it waits with the others (429) and
+		// no more than 5 are checked in all. Never the 40th check.
 		const tries = 40
 		rs := atOnce(tries, func(i int) *response {
 			pw := fmt.Sprintf("wrong-password-%d", i)
@@ -76,7 +78,11 @@ func TestARightPasswordAmongWrongOnesAtOnceIsNotCheckedPastTheLimit(t *testing.T
 			return e.client("localhost").postJSON("/ah/api/v2/user/login", fmt.Sprintf(`{"email":%q,"password":%q}`, DemoEmail, pw))
 		})
 		got := tally(rs)
-		assert.LessOrEqual(t, got[http.StatusUnauthorized], 5, "%v", got)
+		checked := 5
+		if got[http.StatusOK] == 1 {
+			checked = 2 * 5
+		}
+		assert.LessOrEqual(t, got[http.StatusUnauthorized], checked, "%v", got)
 		assert.Equal(t, tries, got[http.StatusUnauthorized]+got[http.StatusTooManyRequests]+got[http.StatusOK], "nothing else: %v", got)
 		assert.LessOrEqual(t, got[http.StatusOK], 1)
 	})

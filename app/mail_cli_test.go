@@ -21,8 +21,9 @@ func TestMailSendRefusesABadFileBeforeTouchingTheDatabase(t *testing.T) {
 		args       []string
 		want       string
 	}{
-		{"no action", "", nil, "usage: canvass mail send"},
-		{"no panel", "kind: newsletters\nsubject: {en: Hi}\nbody: {en: Hello}\n", []string{"send"}, "usage: canvass mail send"},
+		{"no action", "", nil, "canvass mail needs a command: send"},
+		{"no panel", "kind: newsletters\nsubject: {en: Hi}\nbody: {en: Hello}\n", []string{"send"}, `required flag(s) "panel" not set`},
+		{"no file", "", []string{"send", "--panel", "demo"}, "canvass mail send needs one mail FILE.yaml"},
 		{"an unknown kind", "kind: spam\nsubject: {en: Hi}\nbody: {en: Hello}\n", []string{"send", "--panel", "demo"}, `kind "spam" is not one of`},
 		{"a subject without its body", "kind: reminders\nsubject: {en: Hi, es: Hola}\nbody: {en: Hello}\n", []string{"send", "--panel", "demo"}, "body.es: missing"},
 		{"a two-line subject", "kind: reminders\nsubject: {en: \"Hi\\nBcc: x\"}\nbody: {en: Hello}\n", []string{"send", "--panel", "demo"}, "subject.en: one line"},
@@ -87,7 +88,7 @@ func TestMailSendRunAgainAfterACrashMailsNobodyTwice(t *testing.T) {
 		require.NoError(t, e.db.Raw(`SELECT COUNT(*) FROM account_holders WHERE panel_id = ? AND status = 'active'`, panel.ID).Scan(&recipients).Error)
 		require.Greater(t, recipients, 1)
 		// The run that crashed had queued the demo member's copy, and it went.
-		require.NoError(t, e.app.Accounts.SendBulk(ctx, panel, "https://"+panel.Hosts[0], demoPID, cmd.mail))
+		require.NoError(t, e.app.Profile.SendBulk(ctx, panel, "https://"+panel.Hosts[0], demoPID, cmd.mail))
 		e.drainJobs(t)
 
 		run := func() string {

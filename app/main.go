@@ -1,63 +1,43 @@
-// Command canvass serves every tenant of the Canvass survey-and-rewards panel.
+// Command canvass serves every tenant of the Canvass survey-and-rewards panel; its commands
+// migrate, load and inspect the same database. `canvass help` lists them, `canvass help COMMAND`
+// (or `canvass COMMAND --help`) explains one with its flags, and `canvass completion SHELL`
+// writes a completion script; neither reads the configuration or opens the database. The
+// command line is declared in cli.go and the *_cli.go files:
 //
 //	canvass [serve]                       serve HTTP (the default)
 //	canvass migrate                       apply pending migrations
 //	canvass demo                          load the demo tenants and data (idempotent)
 //	canvass tenant apply FILE.yaml...     create or update tenants from YAML files
-//	canvass campaigns validate FILE...    check campaign files (YAML or JSON); needs no database
-//	canvass campaigns import --panel KEY FILE...
-//	                                      create or update a panel's campaigns, all or none
-//	canvass campaigns preview-link --panel KEY [--lang CODE] [--hours 72] [--question QID] UUID
-//	                                      a signed link to preview a campaign (nothing recorded)
-//	canvass ledger adjust --panel KEY --member EMAIL --amount 5.00 --reason "..."
-//	                                      an operator's manual entry (negative debits)
-//	canvass ledger balance --panel KEY --member EMAIL
-//	canvass ledger reconcile              check every cached balance against its entries
-//	canvass postcodes import --panel KEY FILE.csv
-//	                                      create or update a panel's postcodes by id, all or none
-//	canvass redemptions options apply --panel KEY FILE.yaml
-//	                                      create or update a panel's redemption options by id
-//	canvass redemptions list [--panel KEY] [--status S]   the operators' queue, oldest first
-//	canvass redemptions show ID           a redemption with its whole payout destination
-//	canvass redemptions approve|reject|mark-paid ID --reason TEXT [--operator NAME]
-//	                                      move a redemption on (reject refunds the member)
-//	canvass competitions list [--panel KEY]  competitions with their entries and draws
-//	canvass competitions show ID          a competition, its draw and winners
-//	canvass competitions draw ID --reason TEXT [--operator NAME] [--early]
-//	                                      draw the winners once and credit their prizes
-//	canvass competitions verify ID        check a draw again from its seed and entrants
-//	canvass mail send --panel KEY [--origin URL] FILE.yaml
-//	                                      a bulk mail to the members subscribed to its kind
-//	canvass translations missing [--panel KEY] [--lang CODE]
-//	                                      the message keys members' languages lacked, most seen first
-//	canvass translations export --lang CODE [--panel KEY] [--out FILE]
-//	                                      those keys as a locale file to fill in (locales/CODE.yaml)
-//	canvass affiliates create --panel KEY --code CODE --partner NAME [--bonus 2.00]
-//	                                      a partner's code: members it brings get the bonus once
-//	canvass affiliates list --panel KEY   a panel's partner codes with the members each brought
-//	canvass errors list [--panel KEY] [--limit 50]
-//	                                      the latest client error reports, with page, member and app
-//	canvass errors top [--panel KEY] [--since 24h] [--limit 20]
-//	                                      the most frequent client errors in the window
-//	canvass operators add --email EMAIL --role owner|editor|finance|support --panel KEY [--password P]
-//	                                      an operator of the console (the password is printed once)
-//	canvass jobs list [--state STATE] [--limit 50]
-//	                                      background jobs newest first: kind, state, attempts, errors
-//	canvass jobs retry|cancel ID          run a job again now, or stop it for good
-//	canvass backup FILE                   a consistent copy of the SQLite database while it serves
-//	canvass restore [--force] FILE        put a backup back (refuses a database in use)
+//	canvass campaigns validate|import|preview-link
+//	canvass ledger adjust|balance|reconcile
+//	canvass postcodes import
+//	canvass redemptions options apply|list|show|approve|reject|mark-paid
+//	canvass competitions list|show|draw|verify
+//	canvass mail send
+//	canvass translations missing|export
+//	canvass affiliates create|list
+//	canvass errors list|top
+//	canvass operators add
+//	canvass jobs list|retry|cancel
+//	canvass backup FILE | canvass restore [--force] FILE
+//	canvass completion bash|zsh|fish|powershell
 package main
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
+	neturl "net/url"
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strconv"
+	"strings"
 	"syscall"
+	"text/tabwriter"
 	"time"
 
 	"github.com/canvass/canvass/migrations"
@@ -70,241 +50,17 @@ import (
 
 func main() {
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	if err := run(context.Background(), os.Args[1:], log); err != nil {
-		var invalid *invalidCampaignFilesError
-		var badPostcodes *postcodes.InvalidError
-		var badOptions *redemptions.InvalidOptionsError
-		var plain *plainError
-		if errors.As(err, &invalid) || errors.As(err, &badPostcodes) || errors.As(err, &badOptions) || errors.As(err, &plain) {
-			fmt.Fprintln(os.Stderr, err) // one problem per line, as editors read them
-			os.Exit(1)
-		}
-		log.Error("canvass failed", "err", err)
-		os.Exit(1)
-	}
+	os.Exit(report(run(context.Background(), os.Args[1:], log), log, os.Stderr))
 }
 
-func run(ctx context.Context, args []string, log *slog.Logger) error {
-	cmd := "serve"
-	if len(args) > 0 {
-		cmd, args = args[0], args[1:]
-	}
-	// Commands that check their input before (or instead of) touching the database.
-	var campaignsImport *campaignImport
-	var preview *previewLink
-	if cmd == "campaigns" && len(args) > 0 && args[0] == "preview-link" {
-		pl, err := preparePreviewLink(args[1:])
-		if err != nil {
-			return err
-		}
-		preview = pl
-	} else if cmd == "campaigns" {
-		if len(args) > 0 && args[0] == "validate" {
-			return validateCampaignFiles(os.Stdout, args[1:])
-		}
-		ci, err := prepareCampaignImport(args)
-		if err != nil {
-			return err
-		}
-		campaignsImport = ci
-	}
-	var postcodesCmd *postcodesImport
-	if cmd == "postcodes" {
-		pi, err := preparePostcodesImport(args)
-		if err != nil {
-			return err
-		}
-		postcodesCmd = pi
-	}
-	var redemptionsCmd *redemptionsCommand
-	if cmd == "redemptions" {
-		rc, err := prepareRedemptionsCommand(args)
-		if err != nil {
-			return err
-		}
-		redemptionsCmd = rc
-	}
-	var competitionsCmd *competitionsCommand
-	if cmd == "competitions" {
-		cc, err := prepareCompetitionsCommand(args)
-		if err != nil {
-			return err
-		}
-		competitionsCmd = cc
-	}
-	var affiliatesCmd *affiliatesCommand
-	if cmd == "affiliates" {
-		ac, err := prepareAffiliatesCommand(args)
-		if err != nil {
-			return err
-		}
-		affiliatesCmd = ac
-	}
-	var errorsCmd *errorsCommand
-	if cmd == "errors" {
-		ec, err := prepareErrorsCommand(args)
-		if err != nil {
-			return err
-		}
-		errorsCmd = ec
-	}
-	var mailCmd *mailSend
-	if cmd == "mail" {
-		mc, err := prepareMailCommand(args)
-		if err != nil {
-			return err
-		}
-		mailCmd = mc
-	}
-	var ledger *ledgerCommand
-	if cmd == "ledger" {
-		lc, err := prepareLedgerCommand(args)
-		if err != nil {
-			return err
-		}
-		ledger = lc
-	}
-	var translationsCmd *translationsCommand
-	if cmd == "translations" {
-		tc, err := prepareTranslationsCommand(args)
-		if err != nil {
-			return err
-		}
-		translationsCmd = tc
-	}
-	var operatorsCmd *operatorsCommand
-	if cmd == "operators" {
-		oc, err := prepareOperatorsCommand(args)
-		if err != nil {
-			return err
-		}
-		operatorsCmd = oc
-	}
-	var jobsCmd *jobsCommand
-	if cmd == "jobs" {
-		jc, err := prepareJobsCommand(args)
-		if err != nil {
-			return err
-		}
-		jobsCmd = jc
-	}
-	var backupCmd *backupCommand
-	if cmd == "backup" || cmd == "restore" {
-		bc, err := prepareBackupCommand(cmd, args)
-		if err != nil {
-			return err
-		}
-		backupCmd = bc
-	}
-	cfg, err := osConfig()
-	if err != nil {
-		return fmt.Errorf("configuration: %w", err)
-	}
-	if backupCmd != nil {
-		// The database file itself: neither migrated first (a backup before an upgrade must be
-		// of the old schema) nor opened by a pool that restore would have to replace under it.
-		return backupCmd.run(ctx, cfg, os.Stdout)
-	}
-	if cfg.SecretDerived {
-		log.Warn("CANVASS_SECRET is not set: using a key derived for " + cfg.Env + " (never do this in production)")
-	}
-	db, err := openMigrated(ctx, cfg, log)
-	if err != nil {
-		return err
-	}
-	defer closeDB(db)
-	switch cmd {
-	case "serve":
-		return serve(ctx, cfg, db, log)
-	case "migrate":
-		return nil // openMigrated applied them
-	case "demo":
-		app, err := NewApp(cfg, db, log, Options{})
-		if err != nil {
-			return err
-		}
-		return LoadDemo(ctx, app)
-	case "tenant":
-		if len(args) < 2 || args[0] != "apply" {
-			return errors.New("usage: canvass tenant apply FILE.yaml...")
-		}
-		app, err := NewApp(cfg, db, log, Options{})
-		if err != nil {
-			return err
-		}
-		return ApplyTenantFiles(ctx, app, args[1:], log)
-	case "campaigns":
-		app, err := NewApp(cfg, db, log, Options{})
-		if err != nil {
-			return err
-		}
-		if preview != nil {
-			return preview.run(ctx, app, cfg, os.Stdout)
-		}
-		return campaignsImport.run(ctx, app, os.Stdout)
-	case "mail":
-		app, err := NewApp(cfg, db, log, Options{})
-		if err != nil {
-			return err
-		}
-		return mailCmd.run(ctx, app, cfg, os.Stdout)
-	case "ledger":
-		app, err := NewApp(cfg, db, log, Options{})
-		if err != nil {
-			return err
-		}
-		return ledger.run(ctx, app, os.Stdout)
-	case "translations":
-		app, err := NewApp(cfg, db, log, Options{})
-		if err != nil {
-			return err
-		}
-		return translationsCmd.run(ctx, app, os.Stdout)
-	case "postcodes":
-		app, err := NewApp(cfg, db, log, Options{})
-		if err != nil {
-			return err
-		}
-		return postcodesCmd.run(ctx, app, os.Stdout)
-	case "redemptions":
-		app, err := NewApp(cfg, db, log, Options{})
-		if err != nil {
-			return err
-		}
-		return redemptionsCmd.run(ctx, app, os.Stdout)
-	case "competitions":
-		app, err := NewApp(cfg, db, log, Options{})
-		if err != nil {
-			return err
-		}
-		return competitionsCmd.run(ctx, app, os.Stdout)
-	case "affiliates":
-		app, err := NewApp(cfg, db, log, Options{})
-		if err != nil {
-			return err
-		}
-		return affiliatesCmd.run(ctx, app, os.Stdout)
-	case "errors":
-		app, err := NewApp(cfg, db, log, Options{})
-		if err != nil {
-			return err
-		}
-		return errorsCmd.run(ctx, app, db, os.Stdout, time.Now())
-	case "operators":
-		app, err := NewApp(cfg, db, log, Options{})
-		if err != nil {
-			return err
-		}
-		return operatorsCmd.run(ctx, app, os.Stdout)
-	case "jobs":
-		app, err := NewApp(cfg, db, log, Options{})
-		if err != nil {
-			return err
-		}
-		return jobsCmd.run(ctx, app, os.Stdout)
-	default:
-		return fmt.Errorf("unknown command %q (serve, migrate, demo, tenant apply, campaigns validate, campaigns import, ledger adjust, ledger balance, ledger reconcile, postcodes import, redemptions options apply, redemptions list, redemptions show, redemptions approve, redemptions reject, redemptions mark-paid, competitions list, competitions show, competitions draw, competitions verify, affiliates create, affiliates list, mail send, translations missing, translations export, errors list, errors top, operators add, jobs list, jobs retry, jobs cancel, backup, restore)", cmd)
-	}
+// plainErrorText tells the errors printed as they are, without the log line's decoration:
+// files' problems one per line, as editors read them, and the PostgreSQL advice.
+func plainErrorText(err error) bool {
+	var invalid *invalidCampaignFilesError
+	var badPostcodes *postcodes.InvalidError
+	var badOptions *redemptions.InvalidOptionsError
+	var plain *plainError
+	return errors.As(err, &invalid) || errors.As(err, &badPostcodes) || errors.As(err, &badOptions) || errors.As(err, &plain)
 }
 
 func openMigrated(ctx context.Context, cfg Config, log *slog.Logger) (*gorm.DB, error) {
@@ -376,9 +132,13 @@ func serve(ctx context.Context, cfg Config, db *gorm.DB, log *slog.Logger) error
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
 	ln := newDrainListener(tcp)
+	port := tcp.Addr().(*net.TCPAddr).Port
+	log.Info("canvass listening", startupAttrs(cfg, port)...)
+	if cfg.Demo && cfg.Env == "development" {
+		printDemoAddresses(os.Stderr, cfg, port)
+	}
 	errc := make(chan error, 1)
 	go func() {
-		log.Info("canvass listening", "addr", cfg.Addr, "env", cfg.Env, "database", dialectName(cfg.DatabaseURL))
 		errc <- app.Fiber.Listener(ln, fiber.ListenConfig{DisableStartupMessage: true})
 	}()
 	select {
@@ -416,9 +176,60 @@ func stopJobs(app *App, log *slog.Logger) {
 	}
 }
 
-func dialectName(url string) string {
-	if len(url) >= 9 && url[:9] == "sqlite://" {
-		return "sqlite"
+// startupAttrs are the start-up line's: where the server listens (the port it really has, when
+// CANVASS_ADDR asked for any), the environment, the database, and the metrics and profiles
+// listeners when set.
+func startupAttrs(cfg Config, port int) []any {
+	attrs := []any{"addr", listenAddr(cfg.Addr, port), "env", cfg.Env}
+	attrs = append(attrs, databaseAttrs(cfg.DatabaseURL)...)
+	if cfg.MetricsAddr != "" {
+		attrs = append(attrs, "metrics", cfg.MetricsAddr)
 	}
-	return "postgres"
+	if cfg.PprofAddr != "" {
+		attrs = append(attrs, "pprof", cfg.PprofAddr)
+	}
+	return attrs
+}
+
+// listenAddr is addr (CANVASS_ADDR) with the port the listener got.
+func listenAddr(addr string, port int) string {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return addr
+	}
+	return net.JoinHostPort(host, strconv.Itoa(port))
+}
+
+// databaseAttrs name the database for the log: sqlite and its file, or postgres and its host
+// and database; never the URL, which may hold a password.
+func databaseAttrs(url string) []any {
+	if path, ok := strings.CutPrefix(url, "sqlite://"); ok {
+		return []any{"database", "sqlite", "path", path}
+	}
+	u, err := neturl.Parse(url)
+	if err != nil {
+		return []any{"database", "postgres"} // the error would quote the URL
+	}
+	host := u.Host // without the user and password
+	if host == "" {
+		host = u.Query().Get("host") // a socket directory: postgres:///canvass?host=/run/postgresql
+	}
+	return []any{"database", "postgres", "host", host, "name", strings.TrimPrefix(u.Path, "/")}
+}
+
+// printDemoAddresses is what to open once the demo serves in development (`make run`): each
+// demo panel at its first domain, the partner site and the console, on the port the server
+// listens on.
+func printDemoAddresses(w io.Writer, cfg Config, port int) {
+	at := func(host string) string { return "http://" + net.JoinHostPort(host, strconv.Itoa(port)) }
+	fmt.Fprintln(w, "\nThe demo is ready:")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, spec := range demoPanelsFor(cfg.Addr) {
+		fmt.Fprintf(tw, "  %s\t%s\t(a panel)\n", spec.Name, at(spec.Hosts[0]))
+	}
+	fmt.Fprintf(tw, "  Partner demo\t%s\t(a partner's site framing the panels' widgets)\n", at(demoPartnerHost))
+	fmt.Fprintf(tw, "  Console\t%s\t(the operators' console)\n", at(cfg.ConsoleHost))
+	tw.Flush()
+	fmt.Fprintln(w, "Demo sign-ins: see README.md, section 'Demo accounts'")
+	fmt.Fprintln(w)
 }

@@ -6,11 +6,15 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/canvass/canvass/modules/accounts"
 	"github.com/canvass/canvass/modules/apidocs"
 	"github.com/canvass/canvass/modules/testsupport/contract"
 )
 
 func TestMain(m *testing.M) {
+	// Thousands of sign-ins and sign-ups: their hashing at OWASP's cost was a third of this
+	// package's CPU (accounts.UseLightPasswordHashing says why that is safe).
+	accounts.UseLightPasswordHashing()
 	code := m.Run()
 	closeSharedBrowser()
 	reportContractCoverage()
@@ -18,7 +22,7 @@ func TestMain(m *testing.M) {
 }
 
 // reportContractCoverage prints how many of the OpenAPI document's operations the run's API
-// exchanges were checked against (README, API contract).
+// exchanges were checked against (docs/api.md).
 func reportContractCoverage() {
 	doc, err := apidocs.Load()
 	if err != nil {

@@ -191,11 +191,12 @@ var messageWrappers = []struct {
 	pkg, name string
 	form      msgCallForm
 }{
-	{"modules/accounts", "appendInvalid", msgCallForm{args: 3, id: 2, data: -1, count: -1}},                                               // appendInvalid(e, field, id)
 	{"modules/accounts", "send", msgCallForm{args: 6, id: 4, data: -1, count: -1, keys: []string{"App", "Name"}, family: true}},           // Mails.send(ctx, panel, ah, lang, "mail.reset", link): mail.reset.*
 	{"modules/accounts", "tr", msgCallForm{args: 1, id: 0, data: -1, count: -1, keys: []string{"App", "Name"}}},                           // send's tr(id)
 	{"modules/accounts", "t", msgCallForm{args: 1, id: 0, data: -1, count: -1}},                                                           // Framed's t(id)
-	{"modules/accounts", "pictureRefused", msgCallForm{args: 4, id: 1, data: 3, count: -1}},                                               // pictureRefused(status, id, code, data)
+	{"modules/profile", "appendInvalid", msgCallForm{args: 3, id: 2, data: -1, count: -1}},                                                // appendInvalid(e, field, id)
+	{"modules/profile", "pictureRefused", msgCallForm{args: 4, id: 1, data: 3, count: -1}},                                                // pictureRefused(status, id, code, data)
+	{"modules/profile", "tr", msgCallForm{args: 2, id: 0, data: 1, count: -1}},                                                            // bulkMessage's tr(id, data)
 	{"modules/console", "T", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                                             // Module.T(c, id, data)
 	{"modules/console/money", "t", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                                       // Part.t(c, id, data)
 	{"modules/console/panels", "t", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                                      // Part.t(c, id, data)

@@ -2,56 +2,56 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/canvass/canvass/modules/console"
+	"github.com/spf13/cobra"
+	"gorm.io/gorm"
 )
-
-const operatorsUsage = `usage: canvass operators add --email EMAIL --role owner|editor|finance|support --panel KEY [--password PASSWORD]`
 
 // operatorsCommand is `canvass operators add`, checked before the database is opened.
 type operatorsCommand struct {
 	email, role, panel, password string
 }
 
-func prepareOperatorsCommand(args []string) (*operatorsCommand, error) {
-	if len(args) == 0 || args[0] != "add" {
-		return nil, errors.New(operatorsUsage)
-	}
+func (c *cli) operatorsCmd() *cobra.Command {
 	oc := &operatorsCommand{}
-	fs := flag.NewFlagSet("operators add", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&oc.email, "email", "", "the operator's email (their sign-in)")
-	fs.StringVar(&oc.role, "role", "", "owner, editor, finance or support")
-	fs.StringVar(&oc.panel, "panel", "", "the panel key the role is on")
-	fs.StringVar(&oc.password, "password", "", "the password of a new operator (generated and printed once when absent)")
-	positional, err := parseInterspersed(fs, args[1:])
-	if err != nil {
-		return nil, fmt.Errorf("%v\n%s", err, operatorsUsage)
+	roles := make([]string, 0, len(console.Roles))
+	for _, r := range console.Roles {
+		roles = append(roles, string(r))
 	}
-	if len(positional) > 0 {
-		return nil, errors.New(operatorsUsage)
+	add := &cobra.Command{
+		Use:   "add --email EMAIL --role owner|editor|finance|support --panel KEY [--password P]",
+		Short: "Add an operator of the console, or give one a role on a panel",
+		Long: `Adds an operator of the console (CANVASS_CONSOLE_HOST) with a role on a panel, or gives an existing
+operator that role. A new operator's password is generated and printed once unless --password
+gives it. Roles: owner (everything, operators too), editor (campaigns and previews), finance
+(redemptions, ledger, competitions) and support (members read-only, suspend, resend mails).`,
+		Example:           "  canvass operators add --email ana@ops.example --role finance --panel demo",
+		Args:              noArgs,
+		ValidArgsFunction: cobra.NoFileCompletions,
+		RunE: c.body(func(cmd *cobra.Command, _ []string) error {
+			if _, ok := console.ParseRole(oc.role); !ok {
+				return usageErrorf("--role %q: %w", oc.role, console.ErrBadRole)
+			}
+			if console.NormalizeEmail(oc.email) == "" {
+				return usageErrorf("--email %q: %w", oc.email, console.ErrBadEmail)
+			}
+			return c.withApp(cmd, oc, func(ctx context.Context, app *App, _ Config, _ *gorm.DB) error {
+				return oc.run(ctx, app, cmd.OutOrStdout())
+			})
+		}),
 	}
-	var missing []string
-	for _, f := range []struct{ name, v string }{{"--email", oc.email}, {"--role", oc.role}, {"--panel", oc.panel}} {
-		if strings.TrimSpace(f.v) == "" {
-			missing = append(missing, f.name)
-		}
-	}
-	if len(missing) > 0 {
-		return nil, fmt.Errorf("operators add needs %s\n%s", strings.Join(missing, ", "), operatorsUsage)
-	}
-	if _, ok := console.ParseRole(oc.role); !ok {
-		return nil, fmt.Errorf("operators add: --role %q: %w\n%s", oc.role, console.ErrBadRole, operatorsUsage)
-	}
-	if console.NormalizeEmail(oc.email) == "" {
-		return nil, fmt.Errorf("operators add: --email %q: %w", oc.email, console.ErrBadEmail)
-	}
-	return oc, nil
+	f := add.Flags()
+	f.StringVar(&oc.email, "email", "", "the operator's email, their sign-in (required)")
+	f.StringVar(&oc.role, "role", "", strings.Join(roles, ", ")+" (required)")
+	f.StringVar(&oc.panel, "panel", "", "the key of the panel the role is on (required)")
+	f.StringVar(&oc.password, "password", "", "a new operator's password (generated and printed once when absent)")
+	required(add, "email", "role", "panel")
+	completeWith(add, "role", roles...)
+	return group("operators", "The console's operators", add)
 }
 
 func (oc *operatorsCommand) run(ctx context.Context, app *App, out io.Writer) error {

@@ -19,14 +19,14 @@ func TestTheOperatorsCommandRefusesABadRoleOrIncompleteArgumentsClearly(t *testi
 		args []string
 		want string
 	}{
-		{"nothing", nil, "usage: canvass operators add"},
-		{"an unknown action", []string{"remove", "--email", "a@b.test"}, "usage: canvass operators add"},
-		{"add without anything", []string{"add"}, "operators add needs --email, --role, --panel"},
-		{"add without a panel", []string{"add", "--email", "a@b.test", "--role", "owner"}, "operators add needs --panel"},
+		{"nothing", nil, "canvass operators needs a command: add"},
+		{"an unknown action", []string{"remove", "--email", "a@b.test"}, `unknown command "remove" for "canvass operators"`},
+		{"add without anything", []string{"add"}, `required flag(s) "email", "panel", "role" not set`},
+		{"add without a panel", []string{"add", "--email", "a@b.test", "--role", "owner"}, `required flag(s) "panel" not set`},
 		{"an unknown role", []string{"add", "--email", "a@b.test", "--role", "admin", "--panel", "demo"}, `--role "admin": role must be one of owner, editor, finance, support`},
 		{"an email that is none", []string{"add", "--email", "not-an-email", "--role", "owner", "--panel", "demo"}, `--email "not-an-email": not an email address`},
-		{"a stray argument", []string{"add", "--email", "a@b.test", "--role", "owner", "--panel", "demo", "extra"}, "usage: canvass operators add"},
-		{"an unknown flag", []string{"add", "--email", "a@b.test", "--role", "owner", "--panel", "demo", "--admin"}, "flag provided but not defined"},
+		{"a stray argument", []string{"add", "--email", "a@b.test", "--role", "owner", "--panel", "demo", "extra"}, `canvass operators add takes no arguments, got "extra"`},
+		{"an unknown flag", []string{"add", "--email", "a@b.test", "--role", "owner", "--panel", "demo", "--admin"}, "unknown flag: --admin"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -3,16 +3,14 @@ package main
 import (
 	"context"
 	"embed"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/canvass/canvass/modules/postcodes"
+	"github.com/spf13/cobra"
+	"gorm.io/gorm"
 )
-
-const postcodesUsage = "usage: canvass postcodes import --panel KEY FILE.csv  (header: id,postcode,label[,locality,region])"
 
 // postcodesImport is `canvass postcodes import --panel KEY FILE.csv`, its file already
 // parsed, so a bad row stops it before the database is opened.
@@ -22,20 +20,33 @@ type postcodesImport struct {
 	rows     []postcodes.Row
 }
 
-func preparePostcodesImport(args []string) (*postcodesImport, error) {
-	if len(args) == 0 || args[0] != "import" {
-		return nil, errors.New(postcodesUsage)
+func (c *cli) postcodesCmd() *cobra.Command {
+	var panelKey string
+	imp := &cobra.Command{
+		Use:   "import --panel KEY FILE.csv",
+		Short: "Create or update a panel's postcodes by id from a CSV file, all or none",
+		Long: `Reads and checks a CSV file of postcodes (header: id,postcode,label[,locality,region]) before the
+database is opened: one bad row refuses the whole file, with its line. Then every row is created
+or updated by id in one transaction, and the counts of new, updated and unchanged rows printed.`,
+		Example:           "  canvass postcodes import --panel northwind postcodes.csv",
+		Args:              oneArg("FILE.csv"),
+		ValidArgsFunction: filesEnding("csv"),
+		RunE: c.body(func(cmd *cobra.Command, args []string) error {
+			pi, err := preparePostcodesImport(panelKey, args[0])
+			if err != nil {
+				return err
+			}
+			return c.withApp(cmd, pi, func(ctx context.Context, app *App, _ Config, _ *gorm.DB) error {
+				return pi.run(ctx, app, cmd.OutOrStdout())
+			})
+		}),
 	}
-	fs := flag.NewFlagSet("postcodes import", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	panelKey := fs.String("panel", "", "the key of the panel the postcodes belong to")
-	if err := fs.Parse(args[1:]); err != nil {
-		return nil, fmt.Errorf("%w\n%s", err, postcodesUsage)
-	}
-	if *panelKey == "" || fs.NArg() != 1 {
-		return nil, errors.New(postcodesUsage)
-	}
-	name := fs.Arg(0)
+	imp.Flags().StringVar(&panelKey, "panel", "", "the key of the panel the postcodes belong to (required)")
+	required(imp, "panel")
+	return group("postcodes", "A panel's postcodes, for members' addresses", imp)
+}
+
+func preparePostcodesImport(panelKey, name string) (*postcodesImport, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, fmt.Errorf("postcodes import: %w", err)
@@ -45,7 +56,7 @@ func preparePostcodesImport(args []string) (*postcodesImport, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &postcodesImport{panelKey: *panelKey, file: name, rows: rows}, nil
+	return &postcodesImport{panelKey: panelKey, file: name, rows: rows}, nil
 }
 
 // run imports every row in one transaction and says what changed.

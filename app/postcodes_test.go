@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/canvass/canvass/migrations"
@@ -160,16 +159,20 @@ func TestPostcodesImportLoadsAPanelsFileAndRefusesAFileWithABadRow(t *testing.T)
 
 func TestPostcodesImportNeedsAPanelAndOneFile(t *testing.T) {
 	t.Parallel()
-	for _, args := range [][]string{
-		{"postcodes"},
-		{"postcodes", "import"},
-		{"postcodes", "import", "--panel", "acme"},
-		{"postcodes", "import", "file.csv"},
-		{"postcodes", "import", "--panel", "acme", "a.csv", "b.csv"},
-		{"postcodes", "export", "--panel", "acme"},
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"postcodes"}, "canvass postcodes needs a command: import"},
+		{[]string{"postcodes", "import"}, "canvass postcodes import needs one FILE.csv"},
+		{[]string{"postcodes", "import", "--panel", "acme"}, "canvass postcodes import needs one FILE.csv"},
+		{[]string{"postcodes", "import", "file.csv"}, `required flag(s) "panel" not set`},
+		{[]string{"postcodes", "import", "--panel", "acme", "a.csv", "b.csv"}, "canvass postcodes import needs one FILE.csv, got 2: a.csv b.csv"},
+		{[]string{"postcodes", "export", "--panel", "acme"}, `unknown command "export" for "canvass postcodes"`},
 	} {
-		err := run(context.Background(), args, quietCLILog())
-		require.Error(t, err, "%v", args)
-		assert.True(t, strings.HasPrefix(err.Error(), "usage: canvass postcodes import"), "%v: %v", args, err)
+		err := run(context.Background(), tc.args, quietCLILog())
+		var usage *usageError
+		require.ErrorAs(t, err, &usage, "%v", tc.args)
+		assert.Contains(t, err.Error(), tc.want, "%v", tc.args)
 	}
 }

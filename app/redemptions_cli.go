@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -15,6 +13,7 @@ import (
 	"github.com/canvass/canvass/modules/tenancy"
 	"github.com/canvass/canvass/modules/wallet"
 	"github.com/canvass/canvass/modules/web"
+	"github.com/spf13/cobra"
 	"gorm.io/gorm"
 )
 
@@ -40,13 +39,6 @@ func panelByID(db *gorm.DB, t *tenancy.Module) func(ctx context.Context, id stri
 	}
 }
 
-const redemptionsUsage = `usage: canvass redemptions options apply --panel KEY FILE.yaml
-       canvass redemptions list [--panel KEY] [--status pending|approved|paid|rejected] [--limit 200]
-       canvass redemptions show ID
-       canvass redemptions approve ID --reason TEXT [--operator NAME]
-       canvass redemptions reject ID --reason TEXT [--operator NAME]     (refunds the member)
-       canvass redemptions mark-paid ID --reason TEXT [--operator NAME]`
-
 // redemptionsCommand is `canvass redemptions ...`, checked before the database is opened.
 type redemptionsCommand struct {
 	action        string
@@ -59,63 +51,116 @@ type redemptionsCommand struct {
 	options       *redemptions.OptionsFile
 }
 
-func prepareRedemptionsCommand(args []string) (*redemptionsCommand, error) {
-	if len(args) == 0 {
-		return nil, errors.New(redemptionsUsage)
+func (c *cli) redemptionsCmd() *cobra.Command {
+	return group("redemptions", "Members' payouts: the ways to redeem, the operators' queue and its decisions",
+		group("options", "A panel's ways to redeem (PayPal, bank transfer, vouchers)", c.redemptionsOptionsApplyCmd()),
+		c.redemptionsListCmd(), c.redemptionsShowCmd(),
+		c.redemptionsDecideCmd("approve", "Approve a redemption for payout", ""),
+		c.redemptionsDecideCmd("reject", "Reject a redemption and refund the member", "Rejecting refunds the amount to the member's balance."),
+		c.redemptionsDecideCmd("mark-paid", "Record that an approved redemption was paid out", ""))
+}
+
+// redemptionsRun runs rc once the line has parsed: the redemption ID, when it takes one.
+func (c *cli) redemptionsRun(rc *redemptionsCommand) func(*cobra.Command, []string) error {
+	return c.body(func(cmd *cobra.Command, args []string) error {
+		if len(args) == 1 {
+			rc.id = args[0]
+		}
+		return c.withApp(cmd, rc, func(ctx context.Context, app *App, _ Config, _ *gorm.DB) error {
+			return rc.run(ctx, app, cmd.OutOrStdout())
+		})
+	})
+}
+
+func (c *cli) redemptionsOptionsApplyCmd() *cobra.Command {
+	rc := &redemptionsCommand{action: "options apply"}
+	cmd := &cobra.Command{
+		Use:   "apply --panel KEY FILE.yaml",
+		Short: "Create or update a panel's redemption options by id from a file",
+		Long: `Reads and checks the options file before the database is opened (an unknown field is an error),
+then creates or updates each option by id and prints what it did.`,
+		Example:           "  canvass redemptions options apply --panel demo options.yaml",
+		Args:              oneArg("options FILE.yaml"),
+		ValidArgsFunction: filesEnding("yaml", "yml"),
+		RunE: c.body(func(cmd *cobra.Command, args []string) error {
+			rc.file = args[0]
+			data, err := os.ReadFile(rc.file)
+			if err != nil {
+				return err
+			}
+			if rc.options, err = redemptions.ParseOptions(rc.file, data); err != nil {
+				return err
+			}
+			return c.withApp(cmd, rc, func(ctx context.Context, app *App, _ Config, _ *gorm.DB) error {
+				return rc.run(ctx, app, cmd.OutOrStdout())
+			})
+		}),
 	}
-	rc := &redemptionsCommand{action: args[0]}
-	args = args[1:]
-	if rc.action == "options" {
-		if len(args) == 0 || args[0] != "apply" {
-			return nil, errors.New(redemptionsUsage)
-		}
-		rc.action, args = "options apply", args[1:]
+	cmd.Flags().StringVar(&rc.panel, "panel", "", "the panel key (required)")
+	required(cmd, "panel")
+	return cmd
+}
+
+func (c *cli) redemptionsListCmd() *cobra.Command {
+	rc := &redemptionsCommand{action: "list"}
+	statuses := make([]string, 0, len(redemptions.Statuses))
+	for _, s := range redemptions.Statuses {
+		statuses = append(statuses, string(s))
 	}
-	fs := flag.NewFlagSet("redemptions "+rc.action, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&rc.panel, "panel", "", "the panel key")
-	fs.StringVar(&rc.status, "status", "", "pending, approved, paid or rejected")
-	fs.IntVar(&rc.limit, "limit", 200, "at most this many redemptions")
-	fs.StringVar(&rc.operator, "operator", os.Getenv("USER"), "who acts")
-	fs.StringVar(&rc.reason, "reason", "", "why (kept with the change)")
-	positional, err := parseInterspersed(fs, args)
-	if err != nil {
-		return nil, fmt.Errorf("%v\n%s", err, redemptionsUsage)
+	cmd := &cobra.Command{
+		Use:               "list [--panel KEY] [--status STATUS] [--limit 200]",
+		Short:             "The operators' queue of redemptions, oldest first",
+		Example:           "  canvass redemptions list --status pending",
+		Args:              noArgs,
+		ValidArgsFunction: cobra.NoFileCompletions,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if rc.status != "" && !contains(statuses, rc.status) {
+				return usageErrorf("--status %q is not one of %s", rc.status, strings.Join(statuses, ", "))
+			}
+			return c.redemptionsRun(rc)(cmd, args)
+		},
 	}
-	switch rc.action {
-	case "options apply":
-		if rc.panel == "" || len(positional) != 1 {
-			return nil, fmt.Errorf("redemptions options apply needs --panel and one FILE.yaml\n%s", redemptionsUsage)
-		}
-		rc.file = positional[0]
-		data, err := os.ReadFile(rc.file)
-		if err != nil {
-			return nil, err
-		}
-		if rc.options, err = redemptions.ParseOptions(rc.file, data); err != nil {
-			return nil, err
-		}
-	case "list":
-		if len(positional) > 0 {
-			return nil, errors.New(redemptionsUsage)
-		}
-	case "show":
-		if len(positional) != 1 {
-			return nil, fmt.Errorf("redemptions show needs one redemption ID\n%s", redemptionsUsage)
-		}
-		rc.id = positional[0]
-	case "approve", "reject", "mark-paid":
-		if len(positional) != 1 {
-			return nil, fmt.Errorf("redemptions %s needs one redemption ID\n%s", rc.action, redemptionsUsage)
-		}
-		rc.id = positional[0]
-		if strings.TrimSpace(rc.reason) == "" || strings.TrimSpace(rc.operator) == "" {
-			return nil, fmt.Errorf("redemptions %s needs --reason (and --operator when $USER is not set)\n%s", rc.action, redemptionsUsage)
-		}
-	default:
-		return nil, errors.New(redemptionsUsage)
+	f := cmd.Flags()
+	f.StringVar(&rc.panel, "panel", "", "only this panel's redemptions (all panels when absent)")
+	f.StringVar(&rc.status, "status", "", "only redemptions in this status: "+strings.Join(statuses, ", "))
+	f.IntVar(&rc.limit, "limit", 200, "at most this many redemptions")
+	completeWith(cmd, "status", statuses...)
+	return cmd
+}
+
+func (c *cli) redemptionsShowCmd() *cobra.Command {
+	rc := &redemptionsCommand{action: "show"}
+	return &cobra.Command{
+		Use:               "show ID",
+		Short:             "Show a redemption with its whole payout destination and its events",
+		Example:           "  canvass redemptions show 0b7c0e1e-2f64-4d0a-9a55-6f1c2d3e4f50",
+		Args:              oneArg("redemption ID"),
+		ValidArgsFunction: cobra.NoFileCompletions,
+		RunE:              c.redemptionsRun(rc),
 	}
-	return rc, nil
+}
+
+// redemptionsDecideCommand is `canvass redemptions approve|reject|mark-paid ID --reason TEXT`.
+func (c *cli) redemptionsDecideCmd(action, short, long string) *cobra.Command {
+	rc := &redemptionsCommand{action: action}
+	cmd := &cobra.Command{
+		Use:               action + " ID --reason TEXT [--operator NAME]",
+		Short:             short,
+		Long:              strings.TrimSpace(short + ". The reason and the operator are kept with the change. " + long),
+		Example:           "  canvass redemptions " + action + ` 0b7c0e1e-2f64-4d0a-9a55-6f1c2d3e4f50 --reason "Checked the payout details"`,
+		Args:              oneArg("redemption ID"),
+		ValidArgsFunction: cobra.NoFileCompletions,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if strings.TrimSpace(rc.operator) == "" {
+				return usageErrorf("%s needs --operator when $USER is not set", cmd.CommandPath())
+			}
+			return c.redemptionsRun(rc)(cmd, args)
+		},
+	}
+	cmd.Flags().StringVar(&rc.reason, "reason", "", "why, kept with the change (required)")
+	operatorFlag(cmd, &rc.operator, "who acts")
+	required(cmd, "reason")
+	return cmd
 }
 
 func (rc *redemptionsCommand) run(ctx context.Context, app *App, out io.Writer) error {
@@ -304,7 +349,7 @@ var demoRedemptionOptions = map[string]string{
 // member a PayPal email on file so a newcomer can redeem at once. Running it again changes
 // nothing.
 func loadDemoRedemptions(ctx context.Context, app *App, member *web.Panel, participantID string) error {
-	for _, spec := range demoPanels() {
+	for _, spec := range demoPanelsFor(app.addr) {
 		panel, err := app.Tenancy.PanelByKey(ctx, spec.Key)
 		if err != nil {
 			return fmt.Errorf("demo panel %s: %w", spec.Key, err)
@@ -332,21 +377,4 @@ func loadDemoRedemptions(ctx context.Context, app *App, member *web.Panel, parti
 		}
 	}
 	return nil
-}
-
-// parseInterspersed parses fs from args where flags may come before or after the positional
-// arguments (approve ID --reason ...), which the flag package alone stops at; it returns the
-// positional arguments in order.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return positional, nil
-		}
-		positional = append(positional, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
 }

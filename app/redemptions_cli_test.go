@@ -25,17 +25,18 @@ func TestRedemptionsCommandsRefuseIncompleteArgumentsBeforeTouchingTheDatabase(t
 		args []string
 		want string
 	}{
-		{"nothing", nil, "usage: canvass redemptions"},
-		{"options without apply", []string{"options", "list"}, "usage: canvass redemptions"},
-		{"apply without a panel", []string{"options", "apply", bad}, "needs --panel and one FILE.yaml"},
-		{"apply without a file", []string{"options", "apply", "--panel", "demo"}, "needs --panel and one FILE.yaml"},
+		{"nothing", nil, "canvass redemptions needs a command"},
+		{"options without apply", []string{"options", "list"}, `unknown command "list" for "canvass redemptions options"`},
+		{"apply without a panel", []string{"options", "apply", bad}, `required flag(s) "panel" not set`},
+		{"apply without a file", []string{"options", "apply", "--panel", "demo"}, "canvass redemptions options apply needs one options FILE.yaml"},
 		{"apply of a missing file", []string{"options", "apply", "--panel", "demo", filepath.Join(dir, "none.yaml")}, "no such file"},
 		{"apply of a file with a typo", []string{"options", "apply", "--panel", "demo", bad}, "line 4: field nmae not found"},
-		{"approve without a reason", []string{"approve", "some-id", "--operator", "olga"}, "needs --reason"},
-		{"reject without an id", []string{"reject", "--reason", "fraud"}, "needs one redemption ID"},
-		{"show of two ids", []string{"show", "a", "b"}, "needs one redemption ID"},
-		{"an unknown action", []string{"refund", "x"}, "usage: canvass redemptions"},
-		{"an unknown flag", []string{"list", "--colour"}, "flag provided but not defined"},
+		{"approve without a reason", []string{"approve", "some-id", "--operator", "olga"}, `required flag(s) "reason" not set`},
+		{"reject without an id", []string{"reject", "--reason", "fraud"}, "canvass redemptions reject needs one redemption ID"},
+		{"show of two ids", []string{"show", "a", "b"}, "canvass redemptions show needs one redemption ID, got 2"},
+		{"an unknown action", []string{"refund", "x"}, `unknown command "refund" for "canvass redemptions"`},
+		{"an unknown flag", []string{"list", "--colour"}, "unknown flag: --colour"},
+		{"a status that is none", []string{"list", "--status", "lost"}, `--status "lost" is not one of pending, approved, paid, rejected`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -102,7 +103,7 @@ func TestOperatorsApplyOptionsAndMoveRedemptionsThroughTheirLifecycle(t *testing
 		require.NoError(t, err)
 		assert.Contains(t, out, "0 redemptions")
 		_, err = e.redemptionsCLI("list", "--status", "lost")
-		assert.ErrorContains(t, err, "want one of pending, approved, paid, rejected")
+		assert.ErrorContains(t, err, `--status "lost" is not one of pending, approved, paid, rejected`)
 
 		out, err = e.redemptionsCLI("show", paid.ID)
 		require.NoError(t, err)

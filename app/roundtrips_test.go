@@ -21,7 +21,7 @@ import (
 // either database. Every member request reads its session with member, account holder and,
 // on GET, wallet (for the top bar's balance) in one query; panels, themes, translations,
 // decoded campaign definitions and the panel's live campaign list come from per-process caches. Each budget is what the route needs today: lowering one is progress,
-// exceeding one fails `make test` (README, Server cost).
+// exceeding one fails `make test` (docs/contributing.md, Server cost).
 var roundTripBudgets = []struct {
 	name, method, path, body string
 	budget                   int64

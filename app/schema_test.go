@@ -15,9 +15,11 @@ import (
 	"github.com/canvass/canvass/modules/mobile"
 	"github.com/canvass/canvass/modules/offers"
 	"github.com/canvass/canvass/modules/postcodes"
+	"github.com/canvass/canvass/modules/profile"
 	"github.com/canvass/canvass/modules/ratelimit"
 	"github.com/canvass/canvass/modules/redemptions"
 	"github.com/canvass/canvass/modules/referrals"
+	"github.com/canvass/canvass/modules/signinconfig"
 	"github.com/canvass/canvass/modules/surveys"
 	"github.com/canvass/canvass/modules/tenancy"
 	"github.com/canvass/canvass/modules/wallet"
@@ -30,7 +32,7 @@ func allModels() []any {
 	for _, models := range [][]any{
 		tenancy.Models(), accounts.Models(), ratelimit.Models(), campaigns.Models(), feed.Models(), surveys.Models(),
 		events.Models(), wallet.Models(), postcodes.Models(), mobile.Models(), redemptions.Models(), competitions.Models(),
-		referrals.Models(), offers.Models(), clientreports.Models(), console.Models(), jobs.Models(),
+		referrals.Models(), offers.Models(), clientreports.Models(), console.Models(), jobs.Models(), profile.Models(), signinconfig.Models(),
 	} {
 		out = append(out, models...)
 	}

@@ -27,9 +27,11 @@ import (
 	"github.com/canvass/canvass/modules/offers"
 	"github.com/canvass/canvass/modules/onboarding"
 	"github.com/canvass/canvass/modules/postcodes"
+	"github.com/canvass/canvass/modules/profile"
 	"github.com/canvass/canvass/modules/ratelimit"
 	"github.com/canvass/canvass/modules/redemptions"
 	"github.com/canvass/canvass/modules/referrals"
+	"github.com/canvass/canvass/modules/signinconfig"
 	"github.com/canvass/canvass/modules/social"
 	"github.com/canvass/canvass/modules/surveys"
 	"github.com/canvass/canvass/modules/tenancy"
@@ -43,10 +45,16 @@ import (
 
 // App is the wired server: every module over one database.
 type App struct {
-	Fiber    *fiber.App
-	Kit      *web.Kit
-	Tenancy  *tenancy.Module
+	Fiber   *fiber.App
+	Kit     *web.Kit
+	Tenancy *tenancy.Module
+	// SignIn is each panel's sign-in providers and captcha (the tenant file's sign_in and
+	// captcha parts); Accounts signs members in with them.
+	SignIn   *signinconfig.Module
 	Accounts *accounts.Module
+	// Profile is the member's profile and settings: pictures, address, subscriptions and bulk
+	// mail, moving to another panel and closing the account.
+	Profile *profile.Module
 	// Campaigns is the catalogue and the audience rule; Feed the member feed; Surveys the
 	// survey engine and screens.
 	Campaigns *campaigns.Module
@@ -80,6 +88,8 @@ type App struct {
 	dev *devProviders
 	// partner is the demo's partner site that frames the widgets (demo outside production).
 	partner *demoPartner
+	// addr is where the server listens (CANVASS_ADDR): the demo's partner site is on its port.
+	addr string
 }
 
 // Options are what a server needs besides the config (tests swap the mail sender).
@@ -121,7 +131,7 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	}
 	kit := web.NewKit(cfg.Env, cfg.Secret, log, loc, assets)
 	limiter := ratelimit.New(db)
-	a := &App{Kit: kit, Metrics: opts.Metrics}
+	a := &App{Kit: kit, Metrics: opts.Metrics, addr: cfg.Addr}
 	if a.Metrics == nil {
 		a.Metrics = metrics.New()
 	}
@@ -133,10 +143,10 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	if cfg.PanelCacheTTL > 0 {
 		a.Tenancy.CacheFor(cfg.PanelCacheTTL)
 	}
+	a.SignIn = signinconfig.New(signinconfig.Deps{DB: db, Kit: kit, CacheTTL: cmp.Or(cfg.PanelCacheTTL, tenancy.DefaultCacheTTL)})
 	accountsDeps := accounts.Deps{
 		DB: db, Kit: kit, Limiter: limiter, Mail: mail, Outbox: a.Jobs, Tasks: a.Jobs, Log: log, BaseURL: cfg.BaseURL,
-		Social: social.New(nil), Captcha: captcha.New(nil), SignInCacheTTL: cmp.Or(cfg.PanelCacheTTL, tenancy.DefaultCacheTTL),
-		Storage: accounts.DiskStorage{Dir: cfg.UploadsDir}, UnsubscribeMailto: cfg.UnsubscribeMailto,
+		Social: social.New(nil), Captcha: captcha.New(nil), SignIns: a.SignIn,
 	}
 	if cfg.Demo && !cfg.Production() {
 		if a.dev, err = newDevProviders(cfg.Addr); err != nil {
@@ -153,6 +163,12 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 		}
 	}
 	a.Accounts = accounts.New(accountsDeps)
+	a.Profile = profile.New(profile.Deps{
+		DB: db, Kit: kit, Log: log, Limiter: limiter, Accounts: a.Accounts, Mail: mail, Outbox: a.Jobs, BaseURL: cfg.BaseURL,
+		Storage: profile.DiskStorage{Dir: cfg.UploadsDir}, UnsubscribeMailto: cfg.UnsubscribeMailto,
+	})
+	a.Accounts.SetProfiles(a.Profile)              // a login's and a sign-up's answer carry the profile
+	a.Accounts.JoinMember(a.Profile.PictureJoin()) // the top bar's picture comes with the session
 	a.Accounts.ObserveLogins(a.Metrics.Login)
 	a.Jobs.HandleTask(accounts.TaskPasswordReset, a.Accounts.Service().RunPasswordReset)
 	a.Wallet = wallet.New(wallet.Deps{DB: db, Kit: kit, Log: log, Guard: a.Accounts, PanelOf: accounts.PanelOfParticipant})
@@ -170,7 +186,7 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 		DB: db, Kit: kit, Log: log, Accounts: a.Accounts, Audience: a.Campaigns.Audience, Surveys: a.Surveys,
 	})
 	a.Accounts.SetOnboarding(a.Onboarding)
-	a.Accounts.OnClose(a.Onboarding.EraseMember) // the answers and email an onboarding kept
+	a.Profile.OnClose(a.Onboarding.EraseMember) // the answers and email an onboarding kept
 	a.Events = events.New(db)
 	a.Postcodes = postcodes.New(postcodes.Deps{DB: db, Log: log, Limiter: limiter})
 	sms, err := mobile.SenderFromURL(cfg.SMSURL, cfg.Production(), log)
@@ -182,16 +198,18 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	a.Mobile = mobile.New(mobile.Deps{DB: db, Kit: kit, Log: log, Guard: a.Accounts, Limiter: limiter, Outbox: a.Jobs})
 	sendSMSAsJobs(a, countedSMS{next: sms, metrics: a.Metrics})
 	// The settings calls: postcodes for the address, the ledger for closing and moving, the
-	// panels a member may move to; and every module's personal data erased on closing.
-	a.Accounts.SetMemberSettings(accounts.MemberSettings{
-		Postcodes: accountsPostcodes{a.Postcodes}, Ledger: accountsLedger{a.Wallet}, Panels: accountsPanels{a.Tenancy},
+	// panels a member may move to; and every module's personal data erased on closing. The
+	// forgot-password task finds its panel by key too.
+	a.Profile.SetMemberSettings(profile.MemberSettings{
+		Postcodes: profilePostcodes{a.Postcodes}, Ledger: profileLedger{a.Wallet}, Panels: panelsByKey{a.Tenancy},
 	})
-	a.Accounts.OnClose(a.Mobile.Erase)
+	a.Accounts.SetPanels(panelsByKey{a.Tenancy})
+	a.Profile.OnClose(a.Mobile.Erase)
 	a.Redemptions = redemptions.New(redemptions.Deps{
 		DB: db, Kit: kit, Log: log, Guard: a.Accounts, Ledger: a.Wallet, EligibleToRedeem: a.Mobile.EligibleToRedeem,
 		PanelByID: panelByID(db, a.Tenancy), PayoutKey: kit.Secret(redemptionsPayoutKeyPurpose),
 	})
-	a.Accounts.OnClose(a.Redemptions.Erase) // saved payout details; redemptions stay, as the ledger does
+	a.Profile.OnClose(a.Redemptions.Erase) // saved payout details; redemptions stay, as the ledger does
 	a.Competitions = competitions.New(competitions.Deps{
 		DB: db, Kit: kit, Log: log, Guard: a.Accounts, Campaigns: a.Campaigns, Completions: a.Surveys, Ledger: a.Wallet,
 		Panels: allPanels(db, a.Tenancy),
@@ -200,7 +218,7 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	a.Feed.AddReports(transactionReports(a.Wallet))
 	a.Referrals = referrals.New(referrals.Deps{
 		DB: db, Kit: kit, Log: log, Guard: a.Accounts, Members: a.Accounts, Ledger: a.Wallet, Mail: mail, Outbox: a.Jobs, Limiter: limiter,
-		PanelOf: panelByID(db, a.Tenancy), BaseURL: cfg.BaseURL, Mobile: a.Mobile, Addresses: a.Accounts, AddressURL: "/settings#address",
+		PanelOf: panelByID(db, a.Tenancy), BaseURL: cfg.BaseURL, Mobile: a.Mobile, Addresses: a.Profile, AddressURL: "/settings#address",
 		CacheTTL: cmp.Or(cfg.PanelCacheTTL, tenancy.DefaultCacheTTL),
 	})
 	a.Accounts.SetJoinHooks(a.Referrals.Service())
@@ -209,17 +227,17 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	mobileJoin := a.Mobile.MemberJoin()
 	mobileJoin.When = referrals.ShowsBlades // its row serves the "verify your mobile" card
 	a.Accounts.JoinMember(mobileJoin)
-	a.Accounts.JoinMember(a.Accounts.AddressJoin(referrals.ShowsBlades)) // the "complete your address" card
-	a.Accounts.OnClose(a.Referrals.EraseMember)                          // the friends a member invited
+	a.Accounts.JoinMember(a.Profile.AddressJoin(referrals.ShowsBlades)) // the "complete your address" card
+	a.Profile.OnClose(a.Referrals.EraseMember)                          // the friends a member invited
 	a.Feed.SetBlades(a.Referrals.FeedBlades)
 	a.Offers = offers.New(offers.Deps{
-		DB: db, Kit: kit, Log: log, Guard: a.Accounts, Ledger: a.Wallet, Limiter: limiter, Country: memberCountry(a.Accounts),
+		DB: db, Kit: kit, Log: log, Guard: a.Accounts, Ledger: a.Wallet, Limiter: limiter, Country: memberCountry(a.Profile),
 		CacheTTL: cmp.Or(cfg.PanelCacheTTL, tenancy.DefaultCacheTTL),
 	})
-	a.Accounts.OnClose(a.Offers.EraseMember) // the member's sub-id, offer rows and reports
-	a.Accounts.SetTracking(a.Offers)         // the profile's trackingIds.hasOffersId
+	a.Profile.OnClose(a.Offers.EraseMember) // the member's sub-id, offer rows and reports
+	a.Profile.SetTracking(a.Offers)         // the profile's trackingIds.hasOffersId
 	a.ClientReports = clientreports.New(clientreports.Deps{DB: db, Log: log, Limiter: limiter})
-	a.Accounts.OnClose(a.ClientReports.EraseMember) // the pages and browser a member's reports name
+	a.Profile.OnClose(a.ClientReports.EraseMember) // the pages and browser a member's reports name
 	if a.APIDocs, err = apidocs.New(log); err != nil {
 		return nil, err
 	}
@@ -282,6 +300,7 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	f.Use(a.Referrals.Eligibility())
 	a.Tenancy.Routes(f)
 	a.Accounts.Routes(f)
+	a.Profile.Routes(f)
 	a.Feed.Routes(f)
 	a.Surveys.Routes(f)
 	a.Events.Routes(f)
@@ -344,9 +363,9 @@ func consolePanels(db *gorm.DB, t *tenancy.Module) console.Panels {
 
 // memberCountry is the signed-in member's country for the offers provider's lists: the
 // country of their postal address, "" when they have given none.
-func memberCountry(acc *accounts.Module) func(c fiber.Ctx) string {
+func memberCountry(p *profile.Module) func(c fiber.Ctx) string {
 	return func(c fiber.Ctx) string {
-		a, err := acc.Service().PostalAddress(c.Context(), web.MemberOf(c).ParticipantID)
+		a, err := p.Service().PostalAddress(c.Context(), web.MemberOf(c).ParticipantID)
 		if err != nil || a == nil {
 			return ""
 		}
@@ -416,17 +435,21 @@ var (
 	_ onboarding.Audience        = (*campaigns.Audience)(nil)
 	_ onboarding.Surveys         = (*surveys.Module)(nil)
 	_ accounts.Onboarding        = (*onboarding.Module)(nil)
-	_ referrals.Addresses        = (*accounts.Module)(nil)
+	_ accounts.Profiles          = (*profile.Module)(nil)
+	_ accounts.SignIns           = (*signinconfig.Module)(nil)
+	_ accounts.Panels            = panelsByKey{}
+	_ profile.Accounts           = (*accounts.Module)(nil)
+	_ referrals.Addresses        = (*profile.Module)(nil)
 	_ accounts.JoinHooks         = (*referrals.Service)(nil)
 	_ referrals.Members          = (*accounts.Module)(nil)
 	_ referrals.Ledger           = (*wallet.Module)(nil)
 	_ offers.Ledger              = (*wallet.Module)(nil)
-	_ accounts.Tracking          = (*offers.Module)(nil)
+	_ profile.Tracking           = (*offers.Module)(nil)
 	_ referrals.Mobile           = (*mobile.Module)(nil)
-	_ accounts.Postcodes         = accountsPostcodes{}
-	_ accounts.Ledger            = accountsLedger{}
-	_ accounts.Panels            = accountsPanels{}
-	_ accounts.Eraser            = (*mobile.Module)(nil).Erase
-	_ accounts.Eraser            = (*redemptions.Module)(nil).Erase
-	_ accounts.Eraser            = (*clientreports.Module)(nil).EraseMember
+	_ profile.Postcodes          = profilePostcodes{}
+	_ profile.Ledger             = profileLedger{}
+	_ profile.Panels             = panelsByKey{}
+	_ profile.Eraser             = (*mobile.Module)(nil).Erase
+	_ profile.Eraser             = (*redemptions.Module)(nil).Erase
+	_ profile.Eraser             = (*clientreports.Module)(nil).EraseMember
 )

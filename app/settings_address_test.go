@@ -30,7 +30,7 @@ func TestThePostalAddressIsCheckedAgainstThePanelsPostcodes(t *testing.T) {
 		none := decodeJSON[addressJSON](t, c.get("/ah/api/v1/profile/postal-address"), http.StatusOK)
 		assert.Nil(t, none.Address, "no address yet")
 		pid := c.participantID(t)
-		has, err := e.app.Accounts.HasPostalAddress(context.Background(), pid)
+		has, err := e.app.Profile.HasPostalAddress(context.Background(), pid)
 		require.NoError(t, err)
 		assert.False(t, has)
 
@@ -52,7 +52,7 @@ func TestThePostalAddressIsCheckedAgainstThePanelsPostcodes(t *testing.T) {
 			}
 			assert.Contains(t, fields[tt.field], tt.message, "%s: %s", tt.name, body.Message)
 		}
-		has, err = e.app.Accounts.HasPostalAddress(context.Background(), pid)
+		has, err = e.app.Profile.HasPostalAddress(context.Background(), pid)
 		require.NoError(t, err)
 		assert.False(t, has, "no refusal wrote anything")
 
@@ -73,7 +73,7 @@ func TestThePostalAddressIsCheckedAgainstThePanelsPostcodes(t *testing.T) {
 		assert.Equal(t, "Manhattan", saved.Address.City, "a town given is kept")
 		got := decodeJSON[addressJSON](t, c.get("/ah/api/v1/profile/postal-address"), http.StatusOK)
 		assert.Equal(t, saved.Address, got.Address)
-		has, err = e.app.Accounts.HasPostalAddress(context.Background(), pid)
+		has, err = e.app.Profile.HasPostalAddress(context.Background(), pid)
 		require.NoError(t, err)
 		assert.True(t, has)
 	})

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/canvass/canvass/modules/accounts"
 	"github.com/canvass/canvass/modules/mailer/mailertest"
+	"github.com/canvass/canvass/modules/profile"
 	"github.com/canvass/canvass/modules/testsupport/imagetest"
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
@@ -96,7 +96,7 @@ func TestInChromiumAMemberSetsTheirAddressByPostcode(t *testing.T) {
 		assert.Equal(t, "10003", p.MustElement("#f-postcode").MustProperty("value").String())
 		assert.Equal(t, "New York", p.MustElement("#f-city").MustProperty("value").String(), "the town comes from the postcode")
 		_, pid := b.demoParticipant()
-		has, err := b.app.Accounts.HasPostalAddress(context.Background(), pid)
+		has, err := b.app.Profile.HasPostalAddress(context.Background(), pid)
 		require.NoError(t, err)
 		assert.True(t, has)
 	})
@@ -129,8 +129,8 @@ func TestInChromiumAMemberUnsubscribesFromTheMailedLink(t *testing.T) {
 	t.Parallel()
 	withAndWithoutJS(t, func(t *testing.T, b *browserEnv, open func(string) *rod.Page, js bool) {
 		panel, pid := b.demoParticipant()
-		require.NoError(t, b.app.Accounts.SendBulk(context.Background(), panel, b.url("localhost", ""), pid, accounts.BulkMail{
-			Kind: accounts.KindNewsletters, Subject: map[string]string{"en": "Our news"}, Body: map[string]string{"en": "New surveys are waiting."},
+		require.NoError(t, b.app.Profile.SendBulk(context.Background(), panel, b.url("localhost", ""), pid, profile.BulkMail{
+			Kind: profile.KindNewsletters, Subject: map[string]string{"en": "Our news"}, Body: map[string]string{"en": "New surveys are waiting."},
 		}))
 		mail := b.smtp.WaitFor(t, DemoEmail, 30*time.Second)
 		link := mailertest.FirstLink(mail.HTML, b.url("localhost", "/unsubscribe/"))
@@ -141,14 +141,14 @@ func TestInChromiumAMemberUnsubscribesFromTheMailedLink(t *testing.T) {
 		submit(p, "#unsubscribe-submit")
 		assert.Contains(t, p.MustElement(".notice").MustText(), "unsubscribed")
 
-		sub, err := b.app.Accounts.Service().Subscriptions(context.Background(), pid)
+		sub, err := b.app.Profile.Service().Subscriptions(context.Background(), pid)
 		require.NoError(t, err)
 		assert.False(t, sub.Newsletters)
 		assert.True(t, sub.SurveyInvitations && sub.Reminders, "only the mail's kind stopped")
-		err = b.app.Accounts.SendBulk(context.Background(), panel, b.url("localhost", ""), pid, accounts.BulkMail{
-			Kind: accounts.KindNewsletters, Subject: map[string]string{"en": "More news"}, Body: map[string]string{"en": "x"},
+		err = b.app.Profile.SendBulk(context.Background(), panel, b.url("localhost", ""), pid, profile.BulkMail{
+			Kind: profile.KindNewsletters, Subject: map[string]string{"en": "More news"}, Body: map[string]string{"en": "x"},
 		})
-		assert.ErrorIs(t, err, accounts.ErrUnsubscribed)
+		assert.ErrorIs(t, err, profile.ErrUnsubscribed)
 	})
 }
 

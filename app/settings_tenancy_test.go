@@ -24,7 +24,7 @@ func TestEverySettingsCallAnswersNothingAcrossPanels(t *testing.T) {
 		nwPanel, err := e.app.Tenancy.PanelByKey(context.Background(), "northwind")
 		require.NoError(t, err)
 		holder := e.holderID(t, nw.participantID(t))
-		hash := e.app.Accounts.Service().UnsubscribeHash(nwPanel.ID, holder)
+		hash := e.app.Profile.Service().UnsubscribeHash(nwPanel.ID, holder)
 		before := rowsHolding(t, e.db, []string{"abroad@northwind.test"})
 
 		token := e.client("localhost")

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/canvass/canvass/modules/accounts"
+	"github.com/canvass/canvass/modules/signinconfig"
 	"github.com/canvass/canvass/modules/social"
 	"github.com/canvass/canvass/modules/social/localprovider"
 	"github.com/stretchr/testify/assert"
@@ -36,9 +37,9 @@ func (e *env) withLocalSignIn(t *testing.T) *localprovider.Server {
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { lp.ServeHTTP(w, r) }))
 	t.Cleanup(ts.Close)
 	lp = localprovider.New(ts.URL, map[string]string{"test-client": "test-secret"}, []localprovider.Identity{newcomer, fbFriend, demoSelf, noEmail, unproven})
-	spec := accounts.SignInSpec{}
+	spec := signinconfig.SignInSpec{}
 	for p, c := range lp.Configs("test-client", "test-secret") {
-		spec[string(p)] = accounts.ProviderSpec{
+		spec[string(p)] = signinconfig.ProviderSpec{
 			ClientID: c.ClientID, ClientSecret: c.ClientSecret, Issuer: c.Issuer, AuthURL: c.AuthURL, TokenURL: c.TokenURL,
 			APIURL: c.APIURL, ConsumerKey: c.ConsumerKey, ConsumerSecret: c.ConsumerSecret,
 		}
@@ -46,7 +47,7 @@ func (e *env) withLocalSignIn(t *testing.T) *localprovider.Server {
 	for _, key := range []string{"demo", "northwind"} {
 		panel, err := e.app.Tenancy.PanelByKey(context.Background(), key)
 		require.NoError(t, err)
-		require.NoError(t, e.app.Accounts.ApplySignIn(context.Background(), panel.ID, spec, nil))
+		require.NoError(t, e.app.SignIn.ApplySignIn(context.Background(), panel.ID, spec, nil))
 	}
 	return lp
 }

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/canvass/canvass/migrations/dbtest"
-	"github.com/canvass/canvass/modules/accounts"
 	"github.com/canvass/canvass/modules/mailer/mailertest"
+	"github.com/canvass/canvass/modules/profile"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -36,8 +36,8 @@ func eachMailtoEnv(t *testing.T, fn func(t *testing.T, e *env)) {
 }
 
 // newsletter is a bulk mail written in English and Spanish.
-func newsletter(kind accounts.MailKind) accounts.BulkMail {
-	return accounts.BulkMail{
+func newsletter(kind profile.MailKind) profile.BulkMail {
+	return profile.BulkMail{
 		Kind:    kind,
 		Subject: map[string]string{"en": "What's new this month", "es": "Novedades del mes"},
 		Body:    map[string]string{"en": "New surveys are waiting.\n\nThank you for taking part.", "es": "Te esperan encuestas nuevas."},
@@ -88,9 +88,9 @@ func TestBulkMailGoesToSubscribersWithTheOneClickUnsubscribeHeaders(t *testing.T
 
 		var active int64
 		require.NoError(t, e.db.Table("account_holders").Where("panel_id = ? AND status = 'active'", panel.ID).Count(&active).Error)
-		res, err := e.app.Accounts.SendBulkToPanel(ctx, panel, "http://localhost", newsletter(accounts.KindNewsletters))
+		res, err := e.app.Profile.SendBulkToPanel(ctx, panel, "http://localhost", newsletter(profile.KindNewsletters))
 		require.NoError(t, err)
-		assert.Equal(t, accounts.BulkResult{Queued: int(active) - 1, Skipped: 1}, res, "every active member but the one who stopped newsletters")
+		assert.Equal(t, profile.BulkResult{Queued: int(active) - 1, Skipped: 1}, res, "every active member but the one who stopped newsletters")
 
 		mail := e.smtp.WaitFor(t, DemoEmail, 30*time.Second)
 		assert.Equal(t, "What's new this month", mail.Subject)
@@ -120,9 +120,9 @@ func TestBulkMailGoesToSubscribersWithTheOneClickUnsubscribeHeaders(t *testing.T
 		one := provider.do(http.MethodPost, oneClick.RequestURI(), strings.NewReader("List-Unsubscribe=One-Click"),
 			http.Header{"Content-Type": {"application/x-www-form-urlencoded"}})
 		assert.Equal(t, subscriptionsJSON{SurveyInvitations: true, Reminders: true}, decodeJSON[subscriptionsJSON](t, one, http.StatusOK))
-		err = e.app.Accounts.SendBulk(ctx, panel, "http://localhost", demoPID, newsletter(accounts.KindNewsletters))
-		assert.ErrorIs(t, err, accounts.ErrUnsubscribed, "a member who stopped a kind gets none of it")
-		require.NoError(t, e.app.Accounts.SendBulk(ctx, panel, "http://localhost", demoPID, newsletter(accounts.KindReminders)), "but still the other kinds")
+		err = e.app.Profile.SendBulk(ctx, panel, "http://localhost", demoPID, newsletter(profile.KindNewsletters))
+		assert.ErrorIs(t, err, profile.ErrUnsubscribed, "a member who stopped a kind gets none of it")
+		require.NoError(t, e.app.Profile.SendBulk(ctx, panel, "http://localhost", demoPID, newsletter(profile.KindReminders)), "but still the other kinds")
 		assert.Contains(t, e.smtp.WaitFor(t, DemoEmail, 30*time.Second).Header("List-Unsubscribe"), "kind=reminders")
 
 		// A transactional mail carries no unsubscribe header: it cannot be stopped.
@@ -136,7 +136,7 @@ func TestAForgedOrForeignUnsubscribeLinkIsRefusedAndChangesNothing(t *testing.T)
 	eachDialect(t, func(t *testing.T, e *env) {
 		panel, demoPID := e.demoParticipant()
 		holder := e.holderID(t, demoPID)
-		svc := e.app.Accounts.Service()
+		svc := e.app.Profile.Service()
 		hash := svc.UnsubscribeHash(panel.ID, holder)
 		other := e.apiMember("localhost", "other@demo.test")
 		otherHolder := e.holderID(t, other.participantID(t))
@@ -194,7 +194,7 @@ func TestTheUnsubscribePageSaysWhatStopsAndStopsIt(t *testing.T) {
 	t.Parallel()
 	eachDialect(t, func(t *testing.T, e *env) {
 		panel, demoPID := e.demoParticipant()
-		link := e.app.Accounts.Service().UnsubscribePath(panel.ID, e.holderID(t, demoPID), accounts.KindNewsletters)
+		link := e.app.Profile.Service().UnsubscribePath(panel.ID, e.holderID(t, demoPID), profile.KindNewsletters)
 		c := e.client("localhost")
 
 		page := c.get(link)
@@ -207,7 +207,7 @@ func TestTheUnsubscribePageSaysWhatStopsAndStopsIt(t *testing.T) {
 		done := c.postForm(strings.Split(link, "?")[0], url.Values{"kind": {"newsletters"}})
 		require.Equal(t, http.StatusOK, done.StatusCode, done.Body)
 		assert.Contains(t, done.Body, "re unsubscribed.")
-		sub, err := e.app.Accounts.Service().Subscriptions(context.Background(), demoPID)
+		sub, err := e.app.Profile.Service().Subscriptions(context.Background(), demoPID)
 		require.NoError(t, err)
 		assert.False(t, sub.Newsletters)
 		assert.True(t, sub.Reminders && sub.SurveyInvitations)
@@ -215,7 +215,7 @@ func TestTheUnsubscribePageSaysWhatStopsAndStopsIt(t *testing.T) {
 		all := c.postForm(strings.Split(link, "?")[0], url.Values{"kind": {"all"}})
 		require.Equal(t, http.StatusOK, all.StatusCode)
 		assert.Contains(t, all.Body, "<li>Reminders</li>")
-		sub, err = e.app.Accounts.Service().Subscriptions(context.Background(), demoPID)
+		sub, err = e.app.Profile.Service().Subscriptions(context.Background(), demoPID)
 		require.NoError(t, err)
 		assert.False(t, sub.Reminders || sub.SurveyInvitations || sub.Newsletters)
 	})

@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -17,50 +15,76 @@ import (
 	"github.com/canvass/canvass/locales"
 	"github.com/canvass/canvass/modules/tenancy"
 	"github.com/canvass/canvass/modules/web"
+	"github.com/spf13/cobra"
 	"gopkg.in/yaml.v3"
+	"gorm.io/gorm"
 )
 
-const translationsUsage = `usage: canvass translations missing [--panel KEY] [--lang CODE]
-       canvass translations export --lang CODE [--panel KEY] [--out FILE]`
-
-// translationsCommand is `canvass translations ...`, checked before the database is opened.
+// translationsCommand is `canvass translations missing|export`, checked before the database
+// is opened.
 type translationsCommand struct {
 	action, panel, lang, out string
 }
 
-func prepareTranslationsCommand(args []string) (*translationsCommand, error) {
-	if len(args) == 0 {
-		return nil, errors.New(translationsUsage)
-	}
-	tc := &translationsCommand{action: args[0]}
-	fs := flag.NewFlagSet("translations "+tc.action, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&tc.panel, "panel", "", "only this panel's reports")
-	fs.StringVar(&tc.lang, "lang", "", "only this language (export: required)")
-	fs.StringVar(&tc.out, "out", "", "export: write to this file instead of standard output")
-	positional, err := parseInterspersed(fs, args[1:])
-	if err != nil {
-		return nil, fmt.Errorf("%v\n%s", err, translationsUsage)
-	}
-	if len(positional) > 0 {
-		return nil, errors.New(translationsUsage)
-	}
-	switch tc.action {
-	case "missing":
-		if tc.out != "" {
-			return nil, fmt.Errorf("translations missing takes no --out\n%s", translationsUsage)
+func (c *cli) translationsCmd() *cobra.Command {
+	return group("translations", "The message keys members' languages lacked, and locale files to fill them in",
+		c.translationsMissingCmd(), c.translationsExportCmd())
+}
+
+// translationsRun runs tc once its --lang is known to be one Canvass ships.
+func (c *cli) translationsRun(tc *translationsCommand) func(*cobra.Command, []string) error {
+	return c.body(func(cmd *cobra.Command, _ []string) error {
+		if tc.lang != "" && !web.IsSupported(tc.lang) {
+			return usageErrorf("--lang %s: not a language Canvass ships (%s)", tc.lang, strings.Join(supportedLanguages(), ", "))
 		}
-	case "export":
-		if tc.lang == "" {
-			return nil, fmt.Errorf("translations export needs --lang\n%s", translationsUsage)
-		}
-	default:
-		return nil, errors.New(translationsUsage)
+		return c.withApp(cmd, tc, func(ctx context.Context, app *App, _ Config, _ *gorm.DB) error {
+			return tc.run(ctx, app, cmd.OutOrStdout())
+		})
+	})
+}
+
+func supportedLanguages() []string {
+	codes := make([]string, 0, len(web.Supported))
+	for _, l := range web.Supported {
+		codes = append(codes, l.Code)
 	}
-	if tc.lang != "" && !web.IsSupported(tc.lang) {
-		return nil, fmt.Errorf("--lang %s: not a language Canvass ships (en, es, ru, zh)", tc.lang)
+	return codes
+}
+
+func (c *cli) translationsMissingCmd() *cobra.Command {
+	tc := &translationsCommand{action: "missing"}
+	cmd := &cobra.Command{
+		Use:               "missing [--panel KEY] [--lang CODE]",
+		Short:             "The message keys members' languages lacked, most seen first",
+		Example:           "  canvass translations missing --lang es",
+		Args:              noArgs,
+		ValidArgsFunction: cobra.NoFileCompletions,
+		RunE:              c.translationsRun(tc),
 	}
-	return tc, nil
+	cmd.Flags().StringVar(&tc.panel, "panel", "", "only this panel's reports")
+	cmd.Flags().StringVar(&tc.lang, "lang", "", "only this language: "+strings.Join(supportedLanguages(), ", "))
+	completeWith(cmd, "lang", supportedLanguages()...)
+	return cmd
+}
+
+func (c *cli) translationsExportCmd() *cobra.Command {
+	tc := &translationsCommand{action: "export"}
+	cmd := &cobra.Command{
+		Use:   "export --lang CODE [--panel KEY] [--out FILE]",
+		Short: "A language's missing keys as a locale file to fill in (locales/CODE.yaml)",
+		Long: `Writes a language's missing keys in the locales/*.yaml format, each with the English message to
+translate in place, and a comment saying how often and where it was missed.`,
+		Example:           "  canvass translations export --lang ru --out missing-ru.yaml",
+		Args:              noArgs,
+		ValidArgsFunction: cobra.NoFileCompletions,
+		RunE:              c.translationsRun(tc),
+	}
+	cmd.Flags().StringVar(&tc.lang, "lang", "", "the language: "+strings.Join(supportedLanguages(), ", ")+" (required)")
+	cmd.Flags().StringVar(&tc.panel, "panel", "", "only this panel's reports")
+	cmd.Flags().StringVar(&tc.out, "out", "", "write to this file instead of standard output")
+	required(cmd, "lang")
+	completeWith(cmd, "lang", supportedLanguages()...)
+	return cmd
 }
 
 func (tc *translationsCommand) run(ctx context.Context, app *App, out io.Writer) error {

@@ -177,12 +177,12 @@ func TestTheTranslationsCommandsRefuseBadArguments(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"no action", nil, "usage"},
-		{"an unknown action", []string{"import"}, "usage"},
-		{"export without a language", []string{"export"}, "needs --lang"},
-		{"a language Canvass does not ship", []string{"export", "--lang", "fr"}, "not a language"},
-		{"missing with --out", []string{"missing", "--out", "x.yaml"}, "no --out"},
-		{"a stray argument", []string{"missing", "extra"}, "usage"},
+		{"no action", nil, "canvass translations needs a command: export, missing"},
+		{"an unknown action", []string{"import"}, `unknown command "import" for "canvass translations"`},
+		{"export without a language", []string{"export"}, `required flag(s) "lang" not set`},
+		{"a language Canvass does not ship", []string{"export", "--lang", "fr"}, "--lang fr: not a language Canvass ships (en, es, ru, zh)"},
+		{"missing with --out", []string{"missing", "--out", "x.yaml"}, "unknown flag: --out"},
+		{"a stray argument", []string{"missing", "extra"}, `canvass translations missing takes no arguments, got "extra"`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

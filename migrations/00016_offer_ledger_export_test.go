@@ -11,5 +11,5 @@ func Provider(db *gorm.DB) (*goose.Provider, error) {
 	if err != nil {
 		return nil, err
 	}
-	return provider(db, sqlDB)
+	return newProvider(gooseDialect(db), sqlDB)
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"database/sql"
 	"embed"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -98,34 +99,83 @@ func DialectOf(db *gorm.DB) Dialect {
 	return SQLite
 }
 
-// Up applies every pending migration, each in its own transaction.
+// Up applies every pending migration, each in its own transaction, and logs each as it
+// finishes: its version, name, kind (sql or go), file and how long it took.
 func Up(ctx context.Context, db *gorm.DB, log *slog.Logger) error {
 	sqlDB, err := db.DB()
 	if err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
-	p, err := provider(db, sqlDB)
+	dialect := gooseDialect(db)
+	p, err := newProvider(dialect, sqlDB)
 	if err != nil {
 		return err
 	}
-	results, err := p.Up(ctx)
-	if err != nil {
-		return fmt.Errorf("migrate up: %w", err)
+	gos := map[int64]goMigration{}
+	for _, m := range goMigrations(dialect) {
+		gos[m.Version] = m
 	}
-	for _, r := range results {
+	for {
+		r, err := p.UpByOne(ctx)
+		if errors.Is(err, goose.ErrNoNextVersion) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("migrate up: %w", err)
+		}
 		if log != nil {
-			log.Info("migration applied", "version", r.Source.Version, "file", r.Source.Path, "took", r.Duration)
+			log.Info("migration applied", appliedAttrs(r, gos)...)
 		}
 	}
-	return nil
 }
 
-func provider(db *gorm.DB, sqlDB *sql.DB) (*goose.Provider, error) {
-	dialect := goose.DialectSQLite3
-	if DialectOf(db) == Postgres {
-		dialect = goose.DialectPostgres
+// appliedAttrs describe an applied migration: a SQL one by its file (00001_foundation.sql:
+// foundation), a Go one by the name goMigrations gives it.
+func appliedAttrs(r *goose.MigrationResult, gos map[int64]goMigration) []any {
+	v := r.Source.Version
+	if m, ok := gos[v]; ok {
+		return []any{"version", v, "name", m.name, "kind", "go", "file", m.file, "took", r.Duration}
 	}
-	p, err := goose.NewProvider(dialect, sqlDB, files, goose.WithDisableGlobalRegistry(true), goose.WithGoMigrations(ledgerRecords(dialect), offerLedger(dialect)), goose.WithGoMigrations(rivers(dialect)...))
+	file := filepath.Base(r.Source.Path)
+	name := strings.TrimSuffix(file, filepath.Ext(file))
+	if _, rest, ok := strings.Cut(name, "_"); ok {
+		name = rest
+	}
+	return []any{"version", v, "name", name, "kind", "sql", "file", file, "took", r.Duration}
+}
+
+// goMigration is a migration written in Go, with the name and file its log line carries (goose
+// knows a Go migration by its version only: only the .sql files are embedded).
+type goMigration struct {
+	name, file string
+	*goose.Migration
+}
+
+// goMigrations are the migrations written in Go.
+func goMigrations(dialect goose.Dialect) []goMigration {
+	river := rivers(dialect)
+	return []goMigration{
+		{"ledger_records", "00009_ledger_records.go", ledgerRecords(dialect)},
+		{"offer_ledger", "00016_offer_ledger.go", offerLedger(dialect)},
+		{"river_queue_1_to_4", "00026_river.go", river[0]},
+		{"river_queue_5_to_8", "00026_river.go", river[1]},
+	}
+}
+
+func gooseDialect(db *gorm.DB) goose.Dialect {
+	if DialectOf(db) == Postgres {
+		return goose.DialectPostgres
+	}
+	return goose.DialectSQLite3
+}
+
+// newProvider is goose's over the embedded SQL files and the Go migrations.
+func newProvider(dialect goose.Dialect, sqlDB *sql.DB) (*goose.Provider, error) {
+	var gos []*goose.Migration
+	for _, m := range goMigrations(dialect) {
+		gos = append(gos, m.Migration)
+	}
+	p, err := goose.NewProvider(dialect, sqlDB, files, goose.WithDisableGlobalRegistry(true), goose.WithGoMigrations(gos...))
 	if err != nil {
 		return nil, fmt.Errorf("load migrations: %w", err)
 	}

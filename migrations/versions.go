@@ -3,7 +3,6 @@ package migrations
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"slices"
 
 	"github.com/libtnb/sqlite"
@@ -19,10 +18,9 @@ func Versions() ([]int64, error) {
 		return nil, err
 	}
 	defer db.Close()
-	p, err := goose.NewProvider(goose.DialectSQLite3, db, files, goose.WithDisableGlobalRegistry(true),
-		goose.WithGoMigrations(ledgerRecords(goose.DialectSQLite3), offerLedger(goose.DialectSQLite3)), goose.WithGoMigrations(rivers(goose.DialectSQLite3)...))
+	p, err := newProvider(goose.DialectSQLite3, db)
 	if err != nil {
-		return nil, fmt.Errorf("load migrations: %w", err)
+		return nil, err
 	}
 	var out []int64
 	for _, s := range p.ListSources() {

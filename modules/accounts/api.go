@@ -2,24 +2,65 @@ package accounts
 
 import (
 	"cmp"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/json"
+	"context"
 	"strings"
-	"time"
 
 	"github.com/canvass/canvass/modules/web"
 	"github.com/gofiber/fiber/v3"
 )
 
+// UserProfile is the spec's user profile, which a login and a sign-up answer with; the profile
+// module builds it (Profiles) and answers it on its own calls.
+type UserProfile struct {
+	PPToken                 string            `json:"ppToken,omitempty"`
+	PPUUID                  string            `json:"ppUuid"`
+	GUID                    string            `json:"guid"`
+	InstanceURL             string            `json:"instanceUrl"`
+	InstanceCode            string            `json:"instanceCode"`
+	InstanceKey             string            `json:"instanceKey"`
+	PanelKey                string            `json:"panelKey"`
+	LanguageCode            string            `json:"languageCode"`
+	AcceptedTermsConditions bool              `json:"acceptedTermsConditions"`
+	EmailValidated          bool              `json:"emailValidated"`
+	PlatformName            string            `json:"platformName"`
+	AhAPIHost               string            `json:"ahApiHost,omitempty"`
+	IsEligibleToRefer       bool              `json:"isEligibleToRefer"`
+	Metadata                Metadata          `json:"metadata"`
+	ProfilePics             []ProfilePic      `json:"profilePics"`
+	TrackingIDs             map[string]string `json:"trackingIds"`
+	OAuthConnections        []string          `json:"oauthConnections"`
+	Email                   string            `json:"email"`
+	Username                string            `json:"username"`
+	FirstName               string            `json:"firstName"`
+	LastName                string            `json:"lastName"`
+	// HasPassword: the member can sign in with a password (the settings page; not in the API).
+	HasPassword bool `json:"-"`
+}
+
+type ProfilePic struct {
+	Key string `json:"key"`
+	URL string `json:"url"`
+}
+
+// Profiles builds the signed-in member's profile (the profile module, wired in app/server.go);
+// origin is the instance URL (same origin).
+type Profiles interface {
+	Profile(ctx context.Context, panel *web.Panel, m *web.Member, origin string) (*UserProfile, error)
+}
+
+// SetProfiles plugs in the profile a login or a sign-up answers with; call it while wiring the app.
+func (m *Module) SetProfiles(p Profiles) { m.profiles = p }
+
 // sessionResponse is what login and register answer: the pp-token and the profile.
 func (m *Module) sessionResponse(c fiber.Ctx, status int, issued *Issued) error {
 	m.setTokenCookie(c, issued.Token)
 	web.SetMember(c, issued.Member)
-	profile, err := m.svc.Profile(c.Context(), web.PanelOf(c), issued.Member, c.BaseURL())
-	if err != nil {
-		return err
+	var profile *UserProfile
+	if m.profiles != nil {
+		var err error
+		if profile, err = m.profiles.Profile(c.Context(), web.PanelOf(c), issued.Member, c.BaseURL()); err != nil {
+			return err
+		}
 	}
 	c.Set(fiber.HeaderCacheControl, "no-store") // it carries the session's token
 	return c.Status(status).JSON(fiber.Map{"ppToken": issued.Token, "profile": profile})
@@ -144,39 +185,19 @@ func (m *Module) apiLogout(c fiber.Ctx) error {
 	return c.JSON(fiber.Map{"success": true, "redirect": redirect})
 }
 
-// GET user/profile (account host) and GET /api/v3/user/profile (instance API).
-func (m *Module) apiProfile(c fiber.Ctx) error {
-	profile, err := m.svc.Profile(c.Context(), web.PanelOf(c), web.MemberOf(c), c.BaseURL())
-	if err != nil {
+// POST change-password {oldPassword, newPassword}
+func (m *Module) apiChangePassword(c fiber.Ctx) error {
+	var in struct {
+		OldPassword string `json:"oldPassword"`
+		NewPassword string `json:"newPassword"`
+	}
+	if err := web.DecodeJSON(c, &in); err != nil {
 		return err
 	}
-	return c.JSON(profile)
-}
-
-// POST /ah/api/v1/user/profile with the changed fields.
-func (m *Module) apiSaveProfile(c fiber.Ctx) error {
-	var raw json.RawMessage
-	if err := web.DecodeJSON(c, &raw); err != nil {
+	if err := m.svc.ChangePassword(c.Context(), web.MemberOf(c), in.OldPassword, in.NewPassword); err != nil {
 		return err
 	}
-	if err := m.svc.SaveProfile(c.Context(), web.PanelOf(c), web.MemberOf(c), raw); err != nil {
-		return err
-	}
-	return m.apiProfile(c)
-}
-
-// GET /ah/api/v1/user/profile/jwt: a short-lived HS256 token naming the member, for services
-// that verify the member without our session store.
-func (m *Module) apiProfileJWT(c fiber.Ctx) error {
-	member, panel := web.MemberOf(c), web.PanelOf(c)
-	now := time.Now().Unix()
-	header := base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"HS256","typ":"JWT"}`))
-	claims, _ := json.Marshal(map[string]any{"sub": member.ParticipantID, "guid": member.AccountHolderID, "panelKey": panel.Key, "iat": now, "exp": now + 900, "iss": "canvass"})
-	body := header + "." + base64.RawURLEncoding.EncodeToString(claims)
-	mac := hmac.New(sha256.New, m.kit.Secret("profile-jwt"))
-	mac.Write([]byte(body))
-	c.Set(fiber.HeaderCacheControl, "no-store") // a bearer token
-	return c.JSON(fiber.Map{"token": body + "." + base64.RawURLEncoding.EncodeToString(mac.Sum(nil))})
+	return c.JSON(fiber.Map{"success": true})
 }
 
 // GET /ah/api/v1/user/{id}/recaptcha-required: whether the next login of this account (by

@@ -16,11 +16,9 @@ import (
 
 // What the operator console's members part reads and does through accounts (issue 21, part 5):
 // find a panel's members, read one's profile and sessions, suspend or unsuspend them, end
-// their sessions, mail the validation link again and close the account. Every call names the
-// panel, and a member of another panel is ErrNotFound: the console never reaches across panels.
-
-// ReasonClosedByOperator is why an account an operator closed is closed (account_closures).
-const ReasonClosedByOperator = "closed-by-operator"
+// their sessions and mail the validation link again (closing the account is the profile
+// module's CloseByOperator). Every call names the panel, and a member of another panel is
+// ErrNotFound: the console never reaches across panels.
 
 // MemberSummary is one member as the console's search lists them.
 type MemberSummary struct {
@@ -289,50 +287,4 @@ func (m *Module) ResendValidation(ctx context.Context, panel *web.Panel, partici
 		return false, err
 	}
 	return true, nil
-}
-
-// CloseByOperator closes a panel's member's account as the member's own closing does, in one
-// transaction: the balance is forfeited through the ledger (the same entry key, so it is taken
-// once), every session ends, and this module and every registered Eraser erase the member's
-// personal data; the closure records ReasonClosedByOperator. The member is told by mail
-// (origin: where the panel answers). Closing a closed account changes nothing (changed false).
-func (m *Module) CloseByOperator(ctx context.Context, panel *web.Panel, participantID, origin string) (closed *Closed, changed bool, err error) {
-	ah, p, err := m.memberOf(ctx, panel.ID, participantID)
-	if err != nil {
-		return nil, false, err
-	}
-	if ah.Status == StatusClosed {
-		return &Closed{Currency: panel.CurrencyCode}, false, nil
-	}
-	pics, err := m.svc.store.Pictures(ctx, p.ID)
-	if err != nil {
-		return nil, false, err
-	}
-	before := *ah
-	closed = &Closed{Currency: panel.CurrencyCode}
-	now := m.svc.now().UTC()
-	err = migrations.InTx(ctx, m.svc.store.db, func(tx *gorm.DB) error {
-		var err error
-		if closed.Forfeited, err = m.svc.forfeit(tx, panel, p.ID); err != nil {
-			return err
-		}
-		return m.svc.eraseTx(ctx, tx, ah, p, &Closure{
-			ParticipantID: p.ID, PanelID: panel.ID, Reason: ReasonClosedByOperator, BalanceMinor: closed.Forfeited,
-			CurrencyCode: panel.CurrencyCode, ClosedAt: now,
-		})
-	})
-	switch {
-	case errors.Is(err, ErrNotFound):
-		return &Closed{Currency: panel.CurrencyCode}, false, nil // closed by another request meanwhile
-	case err != nil:
-		return nil, false, err
-	}
-	m.svc.afterErase(ctx, panel, &before, pics)
-	if m.baseURL != "" {
-		origin = m.baseURL
-	}
-	if err := m.svc.mailClosed(ctx, panel, &before, p.ID, memberLanguage(&before, panel, ""), origin+"/join"); err != nil {
-		m.svc.log.Warn("closing confirmation not sent", "panel", panel.Key, "err", err)
-	}
-	return closed, true, nil
 }

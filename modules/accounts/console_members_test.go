@@ -238,40 +238,6 @@ func TestTheValidationMailIsSentAgainOnlyWhileTheEmailIsNotValidated(t *testing.
 	})
 }
 
-func TestAnOperatorClosesAnAccountOnceErasingItAndRecordingWhy(t *testing.T) {
-	t.Parallel()
-	eachConsoleFixture(t, func(t *testing.T, f *consoleFixture) {
-		pid := f.join(f.acme, "ada@example.test", "adal")
-		_, _, err := f.m.CloseByOperator(f.ctx, f.globex, pid, "https://globex.example.com")
-		assert.ErrorIs(t, err, accounts.ErrNotFound, "never through another panel")
-
-		closed, changed, err := f.m.CloseByOperator(f.ctx, f.acme, pid, "https://acme.example.com")
-		require.NoError(t, err)
-		assert.True(t, changed)
-		assert.Zero(t, closed.Forfeited, "no ledger wired here: nothing to forfeit")
-		p := f.profile(f.acme, pid)
-		assert.Equal(t, accounts.StatusClosed, p.Status)
-		assert.NotContains(t, p.Email, "ada@", "the address is erased")
-		assert.Empty(t, p.Username)
-		assert.Empty(t, p.FirstName)
-		assert.Zero(t, f.sessions(f.acme, pid))
-		var reason string
-		require.NoError(t, f.db.Table("account_closures").Where("participant_id = ?", pid).Pluck("reason", &reason).Error)
-		assert.Equal(t, accounts.ReasonClosedByOperator, reason)
-		f.smtp.WaitFor(t, "ada@example.test", 30*time.Second) // the member is told
-
-		_, changed, err = f.m.CloseByOperator(f.ctx, f.acme, pid, "https://acme.example.com")
-		require.NoError(t, err)
-		assert.False(t, changed, "closing twice changes nothing")
-		_, err = f.m.SuspendMember(f.ctx, f.acme.ID, pid)
-		assert.ErrorIs(t, err, accounts.ErrMemberClosed)
-		_, err = f.m.ResendValidation(f.ctx, f.acme, pid, "https://acme.example.com")
-		assert.ErrorIs(t, err, accounts.ErrMemberClosed)
-		_, err = f.m.Service().Login(f.ctx, f.acme, "ada@example.test", "console-test-1", accounts.Client{}, nil)
-		assert.Error(t, err, "a closed account signs in no more")
-	})
-}
-
 func TestDevicesAndNetworksAreSummarisedNeverShownWhole(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct{ ua, want string }{

@@ -86,7 +86,6 @@ const (
 func Models() []any {
 	return []any{
 		&AccountHolder{}, &Participant{}, &Session{}, &AccountToken{},
-		&SignInProvider{}, &OAuthConnection{}, &SignInAttempt{}, &SignInPending{}, &CaptchaSetting{},
-		&PostalAddress{}, &Picture{}, &Subscription{}, &Closure{},
+		&OAuthConnection{}, &SignInAttempt{}, &SignInPending{},
 	}
 }

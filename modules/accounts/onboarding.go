@@ -207,3 +207,25 @@ func (m *Module) RequestValidationFor(c fiber.Ctx, member *web.Member) error {
 func (m *Module) ProviderButtons(c fiber.Ctx, redirect string) ([]views.ProviderButton, error) {
 	return m.providerButtons(c, redirect)
 }
+
+// MarkWelcomeCompleted sets metadata.welcomeCampaignCompleted once (the campaigns module calls it).
+func (s *Service) MarkWelcomeCompleted(ctx context.Context, participantID string) error {
+	return s.setMetadataFlag(ctx, participantID, "welcomeCampaignCompleted")
+}
+
+// setMetadataFlag sets metadata.KEY to true in the member's profile, once.
+func (s *Service) setMetadataFlag(ctx context.Context, participantID, key string) error {
+	p, err := s.store.Participant(ctx, participantID)
+	if err != nil {
+		return err
+	}
+	if done, _ := p.Metadata[key].(bool); done {
+		return nil
+	}
+	md := p.Metadata
+	if md == nil {
+		md = Metadata{}
+	}
+	md[key] = true
+	return s.store.SetMetadata(ctx, participantID, md)
+}

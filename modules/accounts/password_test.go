@@ -13,8 +13,9 @@ import (
 
 const testPassword = "correct horse battery staple"
 
-// Hashing costs ~50 ms, so the tests share one hash.
-var testHash = sync.OnceValues(func() (string, error) { return HashPassword(testPassword) })
+// A hash at the server's cost (OWASP's) takes ~50 ms, so the tests share one: this binary's
+// own hashes are light (seed lowers the cost for every test binary that imports it).
+var testHash = sync.OnceValues(func() (string, error) { return hashPassword(testPassword, owaspCost) })
 
 func sharedHash(t *testing.T) string {
 	t.Helper()
@@ -63,6 +64,32 @@ func TestAPasswordHashIsPHCArgon2idWithTheOWASPParameters(t *testing.T) {
 	assert.Regexp(t, regexp.MustCompile(`^\$argon2id\$v=19\$m=19456,t=2,p=1\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$`), hash,
 		"a 16-byte salt and a 32-byte key, unpadded base64")
 	assert.NotContains(t, hash, testPassword)
+}
+
+func TestATestBinarysLightHashRecordsItsCostAndIsCheckedAtIt(t *testing.T) {
+	t.Parallel()
+	require.NotEqual(t, owaspCost, *hashCost.Load(), "seed's init lowered this test binary's cost")
+	light, err := HashPassword(testPassword)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(light, "$argon2id$v=19$m=64,t=1,p=1$"), light)
+	for _, hash := range []string{light, sharedHash(t)} {
+		ok, err := CheckPassword(hash, testPassword)
+		require.NoError(t, err)
+		assert.True(t, ok, "the right password against %s", hash)
+		ok, err = CheckPassword(hash, testPassword+"!")
+		require.NoError(t, err)
+		assert.False(t, ok, "a wrong password against %s", hash)
+	}
+}
+
+func TestTheTimingDummyIsAHashAtTheCurrentCostThatNoPasswordMatches(t *testing.T) {
+	t.Parallel()
+	dummy := TimingDummyHash()
+	assert.Equal(t, dummy, TimingDummyHash(), "made once per cost")
+	assert.True(t, strings.HasPrefix(dummy, fmt.Sprintf("$argon2id$v=19$m=%d,t=%d,p=%d$", hashCost.Load().memory, hashCost.Load().time, hashCost.Load().threads)), dummy)
+	ok, err := CheckPassword(dummy, testPassword)
+	require.NoError(t, err)
+	assert.False(t, ok)
 }
 
 func TestHashingTheSamePasswordTwiceGivesDifferentSalts(t *testing.T) {

@@ -40,9 +40,14 @@ const (
 	maxFailuresIP        = 30
 	maxMailsPerHour      = 5
 	maxEmailLength       = 254
-	maxNameLength        = 100
-	maxUsernameLength    = 40
 	validationMailWindow = time.Hour
+)
+
+// A name and a username are one line of at most these many characters (the profile module
+// holds its edits to the same).
+const (
+	MaxNameLength     = 100
+	MaxUsernameLength = 40
 )
 
 // Service is the accounts logic: no Fiber, no templ, only the store, the limiter and mail.
@@ -57,12 +62,10 @@ type Service struct {
 	social  *social.Client
 	// onboarding, when plugged in, takes new identities of panels with onboarding campaigns.
 	onboarding Onboarding
-	// memberSettings are what the settings calls need (member_settings.go).
-	memberSettings
+	// panels finds a forgot-password task's panel by its key (SetPanels).
+	panels Panels
 	// joinHooks, when plugged in, follows sign-ups through invitations and partner codes.
 	joinHooks JoinHooks
-	// tracking fills the profile's trackingIds (nil: none).
-	tracking Tracking
 	// logins, when set, hears each login's outcome (metrics.go).
 	logins LoginObserver
 }
@@ -126,9 +129,9 @@ func checkPassword(field, pw string) *web.Error {
 	return nil
 }
 
-// checkText refuses a one-line text that holds a line break or a NUL, or is longer than max,
+// CheckText refuses a one-line text that holds a line break or a NUL, or is longer than max,
 // adding the refusal to e (nil: a new error).
-func checkText(e *web.Error, field, v string, max int) *web.Error {
+func CheckText(e *web.Error, field, v string, max int) *web.Error {
 	var id string
 	var data map[string]any
 	switch {
@@ -162,9 +165,9 @@ func (s *Service) Register(ctx context.Context, panel *web.Panel, in RegisterInp
 		}
 	}
 	in.Username, in.FirstName, in.LastName = strings.TrimSpace(in.Username), strings.TrimSpace(in.FirstName), strings.TrimSpace(in.LastName)
-	verr = checkText(verr, "username", in.Username, maxUsernameLength)
-	verr = checkText(verr, "firstName", in.FirstName, maxNameLength)
-	verr = checkText(verr, "lastName", in.LastName, maxNameLength)
+	verr = CheckText(verr, "username", in.Username, MaxUsernameLength)
+	verr = CheckText(verr, "firstName", in.FirstName, MaxNameLength)
+	verr = CheckText(verr, "lastName", in.LastName, MaxNameLength)
 	client.ParentFrameURL = in.ParentFrameURL // kept on the account holder and its first session
 	verr = checkParentFrameURL(verr, client.ParentFrameURL)
 	if verr != nil {
@@ -259,7 +262,7 @@ func (s *Service) login(ctx context.Context, panel *web.Panel, email, password s
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return nil, attempt.undo(ctx, s.limiter, err)
 	}
-	hash := dummyHash
+	hash := TimingDummyHash()
 	if ah != nil {
 		hash = ah.PasswordHash
 	}
@@ -353,6 +356,15 @@ func (s *Service) ForgotPassword(ctx context.Context, panel *web.Panel, email, l
 	return migrations.InTx(ctx, s.store.db, func(tx *gorm.DB) error { return s.tasks.QueueTask(tx, TaskPasswordReset, payload) })
 }
 
+// Panels finds a panel by its key (tenancy, wired in app/server.go); found is false for none.
+type Panels interface {
+	Panel(ctx context.Context, key string) (p *web.Panel, found bool, err error)
+}
+
+// SetPanels plugs in the panels a forgot-password task finds its panel in; call it while wiring
+// the app.
+func (m *Module) SetPanels(p Panels) { m.svc.panels = p }
+
 // TaskPasswordReset names the background task of a forgot-password request (RunPasswordReset).
 const TaskPasswordReset = "accounts.password_reset"
 
@@ -373,10 +385,10 @@ func (s *Service) RunPasswordReset(ctx context.Context, payload []byte) error {
 	if err := json.Unmarshal(payload, &req); err != nil {
 		return fmt.Errorf("read password reset task: %w", err)
 	}
-	if s.memberSettings.panels == nil {
-		return errors.New("password reset task: no panels to find it in (SetMemberSettings)")
+	if s.panels == nil {
+		return errors.New("password reset task: no panels to find it in (SetPanels)")
 	}
-	panel, found, err := s.memberSettings.panels.Panel(ctx, req.Panel)
+	panel, found, err := s.panels.Panel(ctx, req.Panel)
 	if err != nil || !found {
 		return errors.Join(fmt.Errorf("password reset task: panel %q not found", req.Panel), err)
 	}

@@ -160,7 +160,7 @@ func (s *Service) signInAs(ctx context.Context, panel *web.Panel, id *social.Ide
 	email := NormalizeEmail(id.Email)
 	pending := &SignInPending{
 		ID: "", PanelID: panel.ID, Provider: string(id.Provider), Subject: id.Subject, Email: strings.TrimSpace(id.Email),
-		EmailVerified: id.EmailVerified && validEmail(email), Name: truncate(strings.TrimSpace(id.Name), maxNameLength), Redirect: redirect,
+		EmailVerified: id.EmailVerified && validEmail(email), Name: truncate(strings.TrimSpace(id.Name), MaxNameLength), Redirect: redirect,
 	}
 	onboarding, err := s.onboardingAvailable(ctx, panel)
 	if err != nil {
@@ -325,7 +325,7 @@ func (s *Service) JoinPending(ctx context.Context, panel *web.Panel, secret, ema
 	if !validEmail(normalized) {
 		verr = web.Invalid("email", "error.invalid_email", nil)
 	}
-	if verr = checkText(verr, "firstName", firstName, maxNameLength); verr != nil {
+	if verr = CheckText(verr, "firstName", firstName, MaxNameLength); verr != nil {
 		return nil, "", verr
 	}
 	if ah, err := s.store.HolderByEmail(ctx, panel.ID, normalized); err == nil {

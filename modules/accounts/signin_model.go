@@ -2,23 +2,6 @@ package accounts
 
 import "time"
 
-// SignInProvider is one identity provider a panel offers (google, facebook, twitter), with its
-// secrets sealed (web.Sealer) and bound to the panel and provider.
-type SignInProvider struct {
-	PanelID              string `gorm:"primaryKey"`
-	Provider             string `gorm:"primaryKey"`
-	ClientID             string
-	ClientSecretSealed   string
-	Issuer               string
-	AuthURL              string
-	TokenURL             string
-	APIURL               string `gorm:"column:api_url"`
-	ConsumerKey          string
-	ConsumerSecretSealed string
-	Position             int
-	UpdatedAt            time.Time
-}
-
 // OAuthConnection links a provider identity to an account holder of one panel: an entry of the
 // profile's oauthConnections.
 type OAuthConnection struct {
@@ -76,16 +59,3 @@ type SignInPending struct {
 }
 
 func (SignInPending) TableName() string { return "sign_in_pending" }
-
-// CaptchaSetting is a panel's captcha: its provider, keys (secret sealed) and when it is asked for.
-type CaptchaSetting struct {
-	PanelID       string `gorm:"primaryKey"`
-	Kind          string
-	SiteKey       string
-	SecretSealed  string
-	VerifyURL     string
-	MinScore      float64
-	Mode          string
-	AfterFailures int
-	UpdatedAt     time.Time
-}

@@ -1,10 +1,13 @@
 package accounts
 
 import (
+	"context"
 	"errors"
 	"net/url"
+	"slices"
 	"time"
 
+	"github.com/canvass/canvass/modules/captcha"
 	"github.com/canvass/canvass/modules/social"
 	"github.com/canvass/canvass/modules/web"
 	views "github.com/canvass/canvass/views/accounts"
@@ -16,6 +19,39 @@ const (
 	signInCookie  = "sign-in"
 	pendingCookie = "sign-in-pending"
 )
+
+// SignIns is a panel's sign-in configuration (signinconfig, wired in app/server.go): the
+// providers it offers, secrets opened, in display order, and its captcha (nil: none, or off).
+type SignIns interface {
+	SignInOf(ctx context.Context, panel *web.Panel) ([]social.Config, *captcha.Config, error)
+}
+
+// panelSignIn is a panel's sign-in configuration, as the pages use it.
+type panelSignIn struct {
+	providers []social.Config
+	captcha   *captchaConfig
+}
+
+func (p *panelSignIn) provider(name social.Provider) (social.Config, bool) {
+	for _, c := range p.providers {
+		if c.Provider == name {
+			return c, true
+		}
+	}
+	return social.Config{}, false
+}
+
+// signInOf is a panel's sign-in configuration; none without SignIns.
+func (m *Module) signInOf(ctx context.Context, panel *web.Panel) (*panelSignIn, error) {
+	if m.signIns == nil {
+		return &panelSignIn{}, nil
+	}
+	providers, cfg, err := m.signIns.SignInOf(ctx, panel)
+	if err != nil {
+		return nil, err
+	}
+	return &panelSignIn{providers: providers, captcha: cfg}, nil
+}
 
 // ProviderLabel is how a provider is named on buttons; X keeps its former name beside it,
 // which members still search for.
@@ -244,6 +280,24 @@ func (m *Module) completeSubmit(c fiber.Ctx) error {
 	}
 	m.kit.ClearCookie(c, pendingCookie)
 	return m.signedIn(c, issued, redirect)
+}
+
+// SettingsConnections lists the panel's providers with the member's connections for the
+// settings page (the profile module's); a connection may be removed unless it is the member's
+// only way to sign in.
+func (m *Module) SettingsConnections(c fiber.Ctx, connected []string, hasPassword bool) ([]views.Connection, error) {
+	cfg, err := m.signInOf(c.Context(), web.PanelOf(c))
+	if err != nil {
+		return nil, err
+	}
+	var out []views.Connection
+	for _, p := range cfg.providers {
+		out = append(out, views.Connection{
+			Provider: string(p.Provider), Label: ProviderLabel(p.Provider), Connected: slices.Contains(connected, string(p.Provider)),
+			CanDisconnect: hasPassword || len(connected) > 1,
+		})
+	}
+	return out, nil
 }
 
 // POST /settings/connections/:provider/disconnect

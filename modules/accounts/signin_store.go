@@ -16,51 +16,6 @@ var ErrAlreadyLinked = errors.New("provider identity linked to another account")
 // ErrLastSignIn means the connection is the account holder's only way to sign in.
 var ErrLastSignIn = errors.New("only way to sign in")
 
-// SignInProviders are a panel's providers in display order.
-func (s *Store) SignInProviders(ctx context.Context, panelID string) ([]SignInProvider, error) {
-	var rows []SignInProvider
-	if err := s.db.WithContext(ctx).Where("panel_id = ?", panelID).Order("position, provider").Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("load sign-in providers of %s: %w", panelID, err)
-	}
-	return rows, nil
-}
-
-// Captcha is a panel's captcha setting; nil when it has none.
-func (s *Store) Captcha(ctx context.Context, panelID string) (*CaptchaSetting, error) {
-	var row CaptchaSetting
-	err := s.db.WithContext(ctx).Where("panel_id = ?", panelID).Take(&row).Error
-	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("load captcha of %s: %w", panelID, err)
-	}
-	return &row, nil
-}
-
-// ReplaceSignIn makes a panel's providers and captcha exactly these, in one transaction.
-func (s *Store) ReplaceSignIn(ctx context.Context, panelID string, providers []SignInProvider, captcha *CaptchaSetting) error {
-	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if err := tx.Where("panel_id = ?", panelID).Delete(&SignInProvider{}).Error; err != nil {
-			return fmt.Errorf("clear sign-in providers of %s: %w", panelID, err)
-		}
-		if len(providers) > 0 {
-			if err := tx.Create(&providers).Error; err != nil {
-				return fmt.Errorf("save sign-in providers of %s: %w", panelID, err)
-			}
-		}
-		if err := tx.Where("panel_id = ?", panelID).Delete(&CaptchaSetting{}).Error; err != nil {
-			return fmt.Errorf("clear captcha of %s: %w", panelID, err)
-		}
-		if captcha != nil {
-			if err := tx.Create(captcha).Error; err != nil {
-				return fmt.Errorf("save captcha of %s: %w", panelID, err)
-			}
-		}
-		return nil
-	})
-}
-
 func (s *Store) CreateAttempt(ctx context.Context, a *SignInAttempt) error {
 	db := s.db.WithContext(ctx)
 	// Attempts nobody came back from are cleared as new ones are made.

@@ -9,9 +9,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/canvass/canvass/migrations"
 	"github.com/canvass/canvass/modules/web"
 	"github.com/gofiber/fiber/v3"
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 )
 
 // ErrNotFound means no row matched (unknown email, token or session).
@@ -321,4 +323,73 @@ func PanelOfParticipant(db *gorm.DB, participantID string) (string, error) {
 		return "", fmt.Errorf("participant %s: %w", participantID, ErrNotFound)
 	}
 	return panelIDs[0], nil
+}
+
+// ErrUsernameTaken means another account holder of the panel has the username, in any case.
+var ErrUsernameTaken = errors.New("username taken")
+
+// SetUsername gives the account holder a username no other account holder of the panel has,
+// whatever its case; the unique index (panel_id, lower(username)) settles two at once.
+func (s *Store) SetUsername(ctx context.Context, panelID, holderID, username string) error {
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var n int64
+		if err := tx.Model(&AccountHolder{}).Where("panel_id = ? AND id <> ? AND username <> '' AND lower(username) = lower(?)", panelID, holderID, username).
+			Count(&n).Error; err != nil {
+			return fmt.Errorf("look up username: %w", err)
+		}
+		if n > 0 {
+			return ErrUsernameTaken
+		}
+		return tx.Model(&AccountHolder{}).Where("id = ?", holderID).Updates(map[string]any{"username": username, "updated_at": time.Now().UTC()}).Error
+	})
+	if errors.Is(err, gorm.ErrDuplicatedKey) {
+		return ErrUsernameTaken
+	}
+	if err != nil && !errors.Is(err, ErrUsernameTaken) {
+		return fmt.Errorf("set username of %s: %w", holderID, err)
+	}
+	return err
+}
+
+// UpdateMetadata changes the participant's metadata with fn while holding the row, so a change
+// made at the same moment (the welcome campaign's flag) is never lost.
+func (s *Store) UpdateMetadata(ctx context.Context, participantID string, fn func(md Metadata) error) error {
+	return migrations.InTx(ctx, s.db, func(tx *gorm.DB) error {
+		var p Participant
+		q := tx.Where("id = ?", participantID)
+		if migrations.DialectOf(tx) == migrations.Postgres {
+			q = q.Clauses(clause.Locking{Strength: "UPDATE"})
+		}
+		if err := q.Take(&p).Error; err != nil {
+			return fmt.Errorf("load participant %s: %w", participantID, notFound(err))
+		}
+		md := p.Metadata
+		if md == nil {
+			md = Metadata{}
+		}
+		if err := fn(md); err != nil {
+			return err
+		}
+		return tx.Model(&Participant{ID: participantID}).Select("Metadata").Updates(&Participant{Metadata: md}).Error
+	})
+}
+
+// ActiveMember is an active account holder of a panel with their participant id.
+type ActiveMember struct {
+	AccountHolder
+	ParticipantID string
+}
+
+// ActiveMembers is a page of the panel's active account holders, by id after the last one of
+// the previous page (the profile module's bulk mail picks those subscribed).
+func (s *Store) ActiveMembers(ctx context.Context, panelID, after string, limit int) ([]ActiveMember, error) {
+	var out []ActiveMember
+	err := s.db.WithContext(ctx).Table("account_holders AS h").Select("h.*, p.id AS participant_id").
+		Joins("JOIN participants p ON p.account_holder_id = h.id").
+		Where("h.panel_id = ? AND h.status = ? AND h.id > ?", panelID, StatusActive, after).
+		Order("h.id").Limit(limit).Find(&out).Error
+	if err != nil {
+		return nil, fmt.Errorf("load active members of panel %s: %w", panelID, err)
+	}
+	return out, nil
 }

@@ -77,7 +77,7 @@ func (m *Module) renderWidget(c fiber.Ctx, status int, kind, parent string, form
 			if err != nil {
 				return err
 			}
-			p.OpenURL = handoffURL(code)
+			p.OpenURL = HandoffURL(code)
 		}
 		return m.kit.Render(c, status, views.Widget(p))
 	}
@@ -106,7 +106,8 @@ func (m *Module) renderWidget(c fiber.Ctx, status int, kind, parent string, form
 	return m.kit.Render(c, status, views.Widget(p))
 }
 
-func handoffURL(code string) string {
+// HandoffURL is where a hand-off code opens the panel signed in (/widgets/continue?code=).
+func HandoffURL(code string) string {
 	return web.WidgetContinuePath + "?" + url.Values{"code": {code}}.Encode()
 }
 
@@ -191,5 +192,5 @@ func (m *Module) apiWidgetHandoff(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"url": c.BaseURL() + handoffURL(code)})
+	return c.JSON(fiber.Map{"url": c.BaseURL() + HandoffURL(code)})
 }

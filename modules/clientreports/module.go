@@ -71,7 +71,7 @@ func (m *Module) Routes(r fiber.Router) {
 // Store gives the CLI and tests the module's queries.
 func (m *Module) Store() *Store { return m.store }
 
-// EraseMember removes a closing member's kept reports (accounts.Eraser).
+// EraseMember removes a closing member's kept reports (profile.Eraser).
 func (m *Module) EraseMember(_ context.Context, tx *gorm.DB, participantID string) error {
 	return m.store.Erase(tx, participantID)
 }

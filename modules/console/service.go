@@ -50,15 +50,6 @@ var (
 	ErrLastOwner   = errors.New("a panel keeps at least one owner")
 )
 
-// dummyHash is checked for an unknown email, so a login takes as long either way.
-var dummyHash = func() string {
-	h, err := accounts.HashPassword("console-timing-equaliser")
-	if err != nil {
-		panic(err)
-	}
-	return h
-}()
-
 // Service holds the console's rules over its store.
 type Service struct {
 	store      *Store
@@ -225,7 +216,7 @@ func (s *Service) Authenticate(ctx context.Context, email, password string) (*Op
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return nil, err
 	}
-	hash := dummyHash
+	hash := accounts.TimingDummyHash() // an unknown email takes as long as a known one
 	if op != nil {
 		hash = op.PasswordHash
 	}

@@ -39,7 +39,7 @@ func (q *Queue) Every(name string, every time.Duration, run func(ctx context.Con
 	q.sweeps[name] = Sweep{Every: every, Run: run}
 }
 
-// Sweeps lists the registered sweeps' names and periods (the README's list, tests).
+// Sweeps lists the registered sweeps' names and periods (docs/running.md's list, tests).
 func (q *Queue) Sweeps() map[string]time.Duration {
 	q.mu.Lock()
 	defer q.mu.Unlock()

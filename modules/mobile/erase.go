@@ -8,7 +8,7 @@ import (
 )
 
 // Erase deletes the member's numbers and codes inside the transaction that closes their account
-// (accounts.Eraser, wired in app/server.go): a phone number is personal data, and nothing of it
+// (profile.Eraser, wired in app/server.go): a phone number is personal data, and nothing of it
 // needs to outlive the account.
 func (m *Module) Erase(ctx context.Context, tx *gorm.DB, participantID string) error {
 	for _, model := range []any{&Code{}, &Phone{}} {

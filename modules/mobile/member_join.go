@@ -9,7 +9,7 @@ import (
 
 // The member's numbers and the panel's rules come with the session (web.MemberJoin), so the
 // feed can say "verify your mobile" without a query of its own (the referrals module's
-// blades; README, Server cost).
+// blades; docs/contributing.md, Server cost).
 
 type joinedKey struct{}
 

@@ -96,7 +96,7 @@ func New(d Deps) *Module {
 // Service exposes the logic to app wiring (demo data, tests, the CLI).
 func (m *Module) Service() *Service { return m.svc }
 
-// EraseMember erases what the module keeps of a member whose account closes (accounts'
+// EraseMember erases what the module keeps of a member whose account closes (profile's
 // Eraser), in the closing transaction; their credits still held for review are refused (their
 // balance goes with the account).
 func (m *Module) EraseMember(_ context.Context, tx *gorm.DB, participantID string) error {
@@ -146,7 +146,7 @@ func (m *Module) Routes(r fiber.Router) {
 	r.Get("/api/v1/:instanceCode/offers/postback", web.InstanceGuard, m.postback)
 }
 
-// TrackingIDs is the profile's trackingIds (accounts.Tracking): hasOffersId, the member's
+// TrackingIDs is the profile's trackingIds (profile.Tracking): hasOffersId, the member's
 // sub-id at the panel's provider, on panels with one.
 func (m *Module) TrackingIDs(ctx context.Context, panel *web.Panel, participantID string) (map[string]string, error) {
 	ok, err := m.svc.Enabled(ctx, panel.ID)

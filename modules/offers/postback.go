@@ -256,7 +256,7 @@ func (s *Service) credit(tx *gorm.DB, panel *web.Panel, appID, participantID str
 }
 
 // reverse takes back a credited transaction (a chargeback): the wallet debits what the
-// balance covers and keeps the rest as debt that later earnings repay (README, "Offers").
+// balance covers and keeps the rest as debt that later earnings repay (docs/members.md, Offers and games).
 func (s *Service) reverse(tx *gorm.DB, panel *web.Panel, appID, participantID string, pb Postback) (Outcome, error) {
 	now := s.now().UTC()
 	var row Row

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// The offerwall protocol Canvass speaks (README, "Offers and games"): a JSON offer API and a
+// The offerwall protocol Canvass speaks (docs/members.md, Offers and games): a JSON offer API and a
 // signed-URL postback, the shape most offerwalls use (AdGem's verifier, BitLabs' hash):
 //
 //	GET  {base}/offers?app_id=&country=&lang=&device=   -> {"offers":[Offer...]}

@@ -92,7 +92,7 @@ func jsonText(v any) string {
 	return string(b)
 }
 
-// EraseMember deletes the onboardings of a member whose account closes (accounts.Eraser, in
+// EraseMember deletes the onboardings of a member whose account closes (profile.Eraser, in
 // the closing transaction): their answers and email are kept nowhere else here.
 func (m *Module) EraseMember(ctx context.Context, tx *gorm.DB, participantID string) error {
 	if err := tx.WithContext(ctx).Where("participant_id = ?", participantID).Delete(&State{}).Error; err != nil {

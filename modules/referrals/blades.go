@@ -20,7 +20,7 @@ import (
 // through the member's invitation; the member joined through a friend's (thank them); an
 // invitation of theirs has waited a while (send it again); their mobile is not verified;
 // they have no postal address. What they need of this module's tables comes with the session
-// (MemberJoin), so the feed makes no query for them (README, Server cost).
+// (MemberJoin), so the feed makes no query for them (docs/contributing.md, Server cost).
 
 // Blade kinds, which are also the start of their ids.
 const (

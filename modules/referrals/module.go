@@ -32,7 +32,7 @@ type Mobile interface {
 	Eligibility(c fiber.Ctx) (string, error)
 }
 
-// Addresses tells whether the signed-in member has a postal address (accounts, which reads it
+// Addresses tells whether the signed-in member has a postal address (profile, which reads it
 // with the session where the cards show: ShowsBlades), for the "complete your address" card.
 type Addresses interface {
 	MemberHasAddress(c fiber.Ctx) (bool, error)

@@ -109,7 +109,7 @@ func (m *Module) ApplySettings(ctx context.Context, panelID, currency string, sp
 }
 
 // settingsCache keeps each panel's rules per process: the feed's navigation and the session's
-// eligibility check read them on every page (README, Server cost). A change made by another
+// eligibility check read them on every page (docs/contributing.md, Server cost). A change made by another
 // process shows within ttl; this process's own at once.
 type settingsCache struct {
 	ttl  time.Duration

@@ -36,7 +36,7 @@ func fuzzScale(values ...float64) []campaigns.Option {
 	return out
 }
 
-// fuzzQuestions are one question per control type as the README's table authors them, plus
+// fuzzQuestions are one question per control type as docs/campaigns.md's table authors them, plus
 // the variants whose rules differ (bounds, exclusive options, multiple grids, open frequency).
 var fuzzQuestions = []campaigns.Question{
 	{ControlType: campaigns.ControlText},
@@ -137,7 +137,7 @@ func checkAnswerRefusal(t *testing.T, q *campaigns.Question, raw []byte, err err
 	}
 }
 
-// checkAnswerShape: an accepted answer has the README's shape and keeps within the question's
+// checkAnswerShape: an accepted answer has the shape docs/campaigns.md gives and keeps within the question's
 // bounds.
 func checkAnswerShape(t *testing.T, q *campaigns.Question, raw []byte, v any) {
 	t.Helper()

@@ -438,7 +438,7 @@ type ContrastPair struct {
 	// Default: neither colour is set by the panel (both are the spec's defaults).
 	Default bool `json:"default"`
 	// Used is what pages draw this text in instead, when the contrast rule had to move it
-	// (README, Accessible colours); "" when the configured colour is used as is.
+	// (docs/tenants.md, Accessible colours); "" when the configured colour is used as is.
 	Used string `json:"used,omitempty"`
 	// Unreadable: a colour the contrast rule cannot read (no ratio).
 	Unreadable bool `json:"unreadable,omitempty"`

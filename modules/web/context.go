@@ -99,7 +99,7 @@ type Member struct {
 // every signed-in request, without the accounts module knowing its table: Columns (SQL over
 // alias p, the participant) from the From clause (a LEFT JOIN, so a member without such a row
 // still signs in). Scan gives where each column goes and keep, which puts the value read on
-// the request. The wallet reads the balance for the top bar this way (README, Server cost).
+// the request. The wallet reads the balance for the top bar this way (docs/contributing.md, Server cost).
 //
 // A join is read only on requests that change nothing (GET, HEAD: only they may show rows read
 // before they began) and, when When is set, only where When holds: the pages that show the row.

@@ -17,6 +17,7 @@ import (
 	"github.com/canvass/canvass/modules/campaigns"
 	"github.com/canvass/canvass/modules/console"
 	"github.com/canvass/canvass/modules/mobile"
+	"github.com/canvass/canvass/modules/profile"
 	"github.com/canvass/canvass/modules/redemptions"
 	"github.com/canvass/canvass/modules/referrals"
 	"github.com/canvass/canvass/modules/surveys"
@@ -34,7 +35,11 @@ type Accounts interface {
 	UnsuspendMember(ctx context.Context, panelID, participantID string) (accounts.StatusChange, error)
 	EndMemberSessions(ctx context.Context, panelID, participantID string) (int64, error)
 	ResendValidation(ctx context.Context, panel *web.Panel, participantID, origin string) (bool, error)
-	CloseByOperator(ctx context.Context, panel *web.Panel, participantID, origin string) (*accounts.Closed, bool, error)
+}
+
+// Closing closes a member's account (the profile module).
+type Closing interface {
+	CloseByOperator(ctx context.Context, panel *web.Panel, participantID, origin string) (*profile.Closed, bool, error)
 }
 
 // Participations are a member's campaign runs (surveys).
@@ -72,6 +77,7 @@ type Referrals interface {
 // Deps are the modules the part reads and acts through, and the panels.
 type Deps struct {
 	Accounts       Accounts
+	Closing        Closing
 	Participations Participations
 	Campaigns      Campaigns
 	Ledger         Ledger
@@ -318,7 +324,7 @@ func (p *Part) do(c fiber.Ctx, a console.PanelAccess, act action, pid string, in
 		if err != nil {
 			return out, err
 		}
-		closed, changed, err := p.d.Accounts.CloseByOperator(ctx, panel, pid, p.d.Origin(c, panel))
+		closed, changed, err := p.d.Closing.CloseByOperator(ctx, panel, pid, p.d.Origin(c, panel))
 		if err != nil {
 			return out, notFound(err)
 		}

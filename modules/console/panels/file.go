@@ -8,10 +8,10 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/canvass/canvass/modules/accounts"
 	"github.com/canvass/canvass/modules/console"
 	"github.com/canvass/canvass/modules/offers"
 	"github.com/canvass/canvass/modules/referrals"
+	"github.com/canvass/canvass/modules/signinconfig"
 	"github.com/canvass/canvass/modules/tenancy"
 	panelviews "github.com/canvass/canvass/views/console/panels"
 	"github.com/gofiber/fiber/v3"
@@ -21,10 +21,10 @@ import (
 // tenantFile is a whole tenant file, as `canvass tenant apply` reads it.
 type tenantFile struct {
 	tenancy.PanelSpec `yaml:",inline"`
-	SignIn            accounts.SignInSpec     `yaml:"sign_in,omitempty"`
-	Captcha           *accounts.CaptchaSpec   `yaml:"captcha,omitempty"`
-	Offers            *offers.Spec            `yaml:"offers,omitempty"`
-	Referrals         *referrals.SettingsSpec `yaml:"referrals,omitempty"`
+	SignIn            signinconfig.SignInSpec   `yaml:"sign_in,omitempty"`
+	Captcha           *signinconfig.CaptchaSpec `yaml:"captcha,omitempty"`
+	Offers            *offers.Spec              `yaml:"offers,omitempty"`
+	Referrals         *referrals.SettingsSpec   `yaml:"referrals,omitempty"`
 }
 
 // MaxFileBytes bounds an imported tenant file.
@@ -51,7 +51,7 @@ func (p *Part) export(c fiber.Ctx, a console.PanelAccess) ([]byte, error) {
 	f := tenantFile{PanelSpec: spec}
 	for name, ps := range cr.signIn {
 		if f.SignIn == nil {
-			f.SignIn = accounts.SignInSpec{}
+			f.SignIn = signinconfig.SignInSpec{}
 		}
 		ps.ClientSecret = envRef(a.Panel.Key, name, "client_secret")
 		if ps.ConsumerSecret != "" {
@@ -164,7 +164,7 @@ func (p *Part) importFile(c fiber.Ctx, a console.PanelAccess, data []byte) ([]st
 	_, refErr := f.Referrals.Resolve("", f.CurrencyCode)
 	probs = append(probs, moduleProblems(errors.Join(
 		f.PanelSpec.Validate(isSupported),
-		accounts.ValidateSignIn(f.SignIn, f.Captcha), f.Offers.ValidateIn(f.CurrencyCode), refErr,
+		signinconfig.ValidateSignIn(f.SignIn, f.Captcha), f.Offers.ValidateIn(f.CurrencyCode), refErr,
 	))...)
 	if len(probs) > 0 {
 		return probs, nil

@@ -11,10 +11,10 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/canvass/canvass/modules/accounts"
 	"github.com/canvass/canvass/modules/console"
 	"github.com/canvass/canvass/modules/offers"
 	"github.com/canvass/canvass/modules/referrals"
+	"github.com/canvass/canvass/modules/signinconfig"
 	"github.com/canvass/canvass/modules/tenancy"
 	"github.com/canvass/canvass/modules/web"
 	panelviews "github.com/canvass/canvass/views/console/panels"
@@ -32,10 +32,10 @@ type Tenancy interface {
 	Apply(ctx context.Context, spec tenancy.PanelSpec) (string, error)
 }
 
-// SignIn is a panel's social sign-in providers and captcha (accounts).
+// SignIn is a panel's social sign-in providers and captcha (signinconfig).
 type SignIn interface {
-	SignInSpecOf(ctx context.Context, panelID string) (accounts.SignInSpec, *accounts.CaptchaSpec, error)
-	ApplySignIn(ctx context.Context, panelID string, spec accounts.SignInSpec, captcha *accounts.CaptchaSpec) error
+	SignInSpecOf(ctx context.Context, panelID string) (signinconfig.SignInSpec, *signinconfig.CaptchaSpec, error)
+	ApplySignIn(ctx context.Context, panelID string, spec signinconfig.SignInSpec, captcha *signinconfig.CaptchaSpec) error
 }
 
 // Offers is a panel's offers provider.

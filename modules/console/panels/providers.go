@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/canvass/canvass/modules/accounts"
 	"github.com/canvass/canvass/modules/console"
 	"github.com/canvass/canvass/modules/offers"
+	"github.com/canvass/canvass/modules/signinconfig"
 	panelviews "github.com/canvass/canvass/views/console/panels"
 	"github.com/gofiber/fiber/v3"
 )
@@ -45,8 +45,8 @@ var choiceValues = map[string][]string{
 
 // creds are a panel's credentials, secrets in clear: never rendered, logged or answered.
 type creds struct {
-	signIn  accounts.SignInSpec
-	captcha *accounts.CaptchaSpec
+	signIn  signinconfig.SignInSpec
+	captcha *signinconfig.CaptchaSpec
 	offers  *offers.Spec
 }
 
@@ -88,17 +88,17 @@ func (cr creds) values() values {
 func (v values) build() (creds, []problem) {
 	var cr creds
 	var probs []problem
-	cr.signIn = accounts.SignInSpec{}
+	cr.signIn = signinconfig.SignInSpec{}
 	for _, name := range []string{"google", "facebook", "twitter"} {
 		m, ok := v[name]
 		if !ok {
 			continue
 		}
-		cr.signIn[name] = accounts.ProviderSpec{ClientID: m["client_id"], ClientSecret: m["client_secret"], Issuer: m["issuer"], AuthURL: m["auth_url"],
+		cr.signIn[name] = signinconfig.ProviderSpec{ClientID: m["client_id"], ClientSecret: m["client_secret"], Issuer: m["issuer"], AuthURL: m["auth_url"],
 			TokenURL: m["token_url"], APIURL: m["api_url"], ConsumerKey: m["consumer_key"], ConsumerSecret: m["consumer_secret"]}
 	}
 	if m, ok := v["captcha"]; ok {
-		cs := &accounts.CaptchaSpec{Kind: m["kind"], SiteKey: m["site_key"], Secret: m["secret"], VerifyURL: m["verify_url"], Mode: m["mode"]}
+		cs := &signinconfig.CaptchaSpec{Kind: m["kind"], SiteKey: m["site_key"], Secret: m["secret"], VerifyURL: m["verify_url"], Mode: m["mode"]}
 		if s := m["min_score"]; s != "" {
 			f, err := strconv.ParseFloat(s, 64)
 			if err != nil {
@@ -125,7 +125,7 @@ func (v values) build() (creds, []problem) {
 // provider's credit ceiling is read in the panel's currency.
 func (cr creds) check(currency string) []problem {
 	var probs []problem
-	for _, line := range moduleProblems(errors.Join(accounts.ValidateSignIn(cr.signIn, cr.captcha), cr.offers.ValidateIn(currency))) {
+	for _, line := range moduleProblems(errors.Join(signinconfig.ValidateSignIn(cr.signIn, cr.captcha), cr.offers.ValidateIn(currency))) {
 		path, detail, _ := strings.Cut(line, ": ")
 		field := strings.ReplaceAll(strings.TrimPrefix(path, "sign_in."), ".", "_")
 		if !strings.Contains(field, "_") {

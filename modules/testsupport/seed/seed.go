@@ -16,6 +16,11 @@ import (
 	"gorm.io/gorm"
 )
 
+// Every test binary that seeds members hashes their passwords cheaply: at OWASP's cost the
+// hashing of thousands of sign-ins was a third of the tests' CPU (accounts.UseLightPasswordHashing
+// says why that is safe, and panics outside a test binary).
+func init() { accounts.UseLightPasswordHashing() }
+
 // Panel creates (or updates) the panel key, of its own instance and host key.example.com,
 // in currency with langs (English alone when none), and returns it resolved.
 func Panel(t testing.TB, db *gorm.DB, key, currency string, langs ...string) *web.Panel {
