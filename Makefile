@@ -85,7 +85,7 @@ go-deps:
 run: build
 	CANVASS_ENV=development CANVASS_DEMO=1 ./bin/canvass serve
 
-# Every test, as CI runs it: about 18 minutes of tests on this 2-core machine (docs/contributing.md, Tests).
+# Every test, as CI runs it: 18 to 28 minutes of tests on a 2-core machine of this kind (docs/contributing.md, Tests).
 test: islands check-generated test-islands test-go
 
 test-islands: node_modules/.installed
