@@ -126,12 +126,8 @@ func (m *Module) RequestCloseLink(ctx context.Context, panel *web.Panel, member 
 
 // RequestCloseLink mails a member without a password the link that closes their account.
 func (s *Service) RequestCloseLink(ctx context.Context, panel *web.Panel, m *web.Member, lang string, link Link) error {
-	n, err := s.limiter.Hit(ctx, "close-link:"+m.AccountHolderID, time.Hour)
-	if err != nil {
+	if err := s.mailAllowed(ctx, "close-link:"+m.AccountHolderID, time.Hour); err != nil {
 		return err
-	}
-	if n > maxMailsPerHour {
-		return web.Fail(fiber.StatusTooManyRequests, "error.mail_rate_limited", nil)
 	}
 	ah, err := s.store.Holder(ctx, m.AccountHolderID)
 	if err != nil {

@@ -500,12 +500,8 @@ func (s *Service) RequestValidationEmail(ctx context.Context, panel *web.Panel, 
 	if m.EmailValidated {
 		return nil
 	}
-	n, err := s.limiter.Hit(ctx, "validate:"+m.AccountHolderID, validationMailWindow)
-	if err != nil {
+	if err := s.mailAllowed(ctx, "validate:"+m.AccountHolderID, validationMailWindow); err != nil {
 		return err
-	}
-	if n > maxMailsPerHour {
-		return web.Fail(fiber.StatusTooManyRequests, "error.mail_rate_limited", nil)
 	}
 	ah, err := s.store.Holder(ctx, m.AccountHolderID)
 	if err != nil {
@@ -605,4 +601,17 @@ func (s *Service) ParticipantByEmail(ctx context.Context, panel *web.Panel, emai
 		return "", err
 	}
 	return p.ID, nil
+}
+
+// mailAllowed counts one mail to a member under key and refuses it (429) past maxMailsPerHour
+// in the window.
+func (s *Service) mailAllowed(ctx context.Context, key string, window time.Duration) error {
+	n, err := s.limiter.Hit(ctx, key, window)
+	if err != nil {
+		return err
+	}
+	if n > maxMailsPerHour {
+		return web.Fail(fiber.StatusTooManyRequests, "error.mail_rate_limited", nil)
+	}
+	return nil
 }

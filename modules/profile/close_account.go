@@ -67,15 +67,9 @@ func (s *Service) CloseAccount(ctx context.Context, panel *web.Panel, holderID, 
 	if reason != ReasonClosedByUser {
 		return nil, errClosingReason()
 	}
-	ah, err := s.accounts.Holder(ctx, holderID)
-	if errors.Is(err, ErrNotFound) {
-		return nil, web.NotFound()
-	}
+	ah, err := s.openHolder(ctx, panel, holderID)
 	if err != nil {
 		return nil, err
-	}
-	if ah.PanelID != panel.ID || ah.Status == accounts.StatusClosed {
-		return nil, web.NotFound()
 	}
 	var token *accounts.AccountToken
 	switch {
@@ -386,4 +380,20 @@ func (m *Module) CloseByOperator(ctx context.Context, panel *web.Panel, particip
 		m.svc.log.Warn("closing confirmation not sent", "panel", panel.Key, "err", err)
 	}
 	return closed, true, nil
+}
+
+// openHolder is the account holder of holderID when it is of the panel and not closed; any
+// other is not found (a link or proof names no account of another panel, nor a closed one).
+func (s *Service) openHolder(ctx context.Context, panel *web.Panel, holderID string) (*accounts.AccountHolder, error) {
+	ah, err := s.accounts.Holder(ctx, holderID)
+	if errors.Is(err, ErrNotFound) {
+		return nil, web.NotFound()
+	}
+	if err != nil {
+		return nil, err
+	}
+	if ah.PanelID != panel.ID || ah.Status == accounts.StatusClosed {
+		return nil, web.NotFound()
+	}
+	return ah, nil
 }

@@ -5,7 +5,6 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"net/url"
 
 	"github.com/canvass/canvass/modules/accounts"
@@ -73,15 +72,9 @@ func (s *Service) checkUnsubscribe(ctx context.Context, panel *web.Panel, panelI
 	if len(hash) != len(want) || !hmac.Equal([]byte(hash), []byte(want)) {
 		return nil, errUnsubscribeLink()
 	}
-	ah, err := s.accounts.Holder(ctx, holderID)
-	if errors.Is(err, ErrNotFound) {
-		return nil, web.NotFound()
-	}
+	ah, err := s.openHolder(ctx, panel, holderID)
 	if err != nil {
 		return nil, err
-	}
-	if ah.PanelID != panel.ID || ah.Status == accounts.StatusClosed {
-		return nil, web.NotFound()
 	}
 	p, err := s.accounts.ParticipantOf(ctx, ah.ID)
 	if err != nil {
