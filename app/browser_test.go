@@ -142,7 +142,12 @@ func (b *browserEnv) page(t *testing.T, address string) *rod.Page {
 	t.Cleanup(func() { _ = incognito.Close() })
 	p, err := incognito.Page(proto.TargetCreateTarget{URL: address})
 	require.NoError(t, err)
-	p = p.Timeout(browserStep)
+	// A Must step that fails fails this test. Left as rod's panic, one test's failed step
+	// ended the whole test process, and every test under way with it went unreported.
+	p = p.Timeout(browserStep).WithPanic(func(v any) {
+		t.Helper()
+		t.Fatalf("browser: %v", v)
+	})
 	p.MustWaitLoad()
 	return p
 }

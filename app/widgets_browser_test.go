@@ -86,6 +86,34 @@ func widgetFrame(p *rod.Page, selector string) *rod.Page {
 	return p.MustElement(selector).MustFrame()
 }
 
+// signedInCard waits for the frame to show its signed-in card after a login submitted in it
+// and returns the frame. The frame's document is replaced meanwhile, and an element looked up
+// in the one being left belongs to no document by the time it is read, so each try starts
+// from the frame element again.
+func signedInCard(t *testing.T, p *rod.Page, selector string) *rod.Page {
+	t.Helper()
+	var last error
+	for deadline := time.Now().Add(browserStep); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		el, err := p.Timeout(5 * time.Second).Element(selector)
+		if err != nil {
+			last = err
+			continue
+		}
+		f, err := el.Frame()
+		if err != nil {
+			last = err
+			continue
+		}
+		if _, err := f.Timeout(2*time.Second).ElementR("h1", "You're logged in"); err != nil {
+			last = err
+			continue
+		}
+		return f.Timeout(browserStep)
+	}
+	t.Fatalf("no signed-in card in %s within %v (last: %v)", selector, browserStep, last)
+	return nil
+}
+
 // frameFill sets the fields of a form in a cross-site frame from the frame's own script side
 // (DevTools' typing into such frames is not reliable, see frameClick).
 func frameFill(f *rod.Page, fields map[string]string) {
@@ -122,8 +150,7 @@ func TestInChromiumTheDemoPartnerPageHearsTheLoginWidgetFromThePanelsOriginAndTh
 	p.MustWait(`() => document.querySelectorAll('#messages li').length > 0`)
 	heard := p.MustElement("#messages li").MustText()
 	assert.Equal(t, panel+` {"type":"canvass:signed-in","panel":"demo","member":true}`, heard, "from the panel's origin, without the token")
-	card := widgetFrame(p, "#login")
-	card.MustElementR("h1", "You're logged in")
+	card := signedInCard(t, p, "#login")
 	assert.Contains(t, card.MustElement(".lead").MustText(), DemoEmail)
 	assert.False(t, card.MustHas(`a[href^="/widgets/continue"]`), "the panel keeps the member in the frame")
 	assert.Equal(t, pt.origin+"/", p.MustInfo().URL, "the partner's page stays")
@@ -162,8 +189,7 @@ func TestInChromiumAWidgetOfAPanelThatOpensItselfTellsTheTenantThenOpensThePanel
 			frameFill(f, map[string]string{"#f-email": DemoEmail, "#f-password": DemoPassword})
 			tc.click(t, f.MustElement("button[type=submit]"))
 			if tc.viaLink {
-				card := widgetFrame(p, "#w")
-				card.MustElementR("h1", "You're logged in")
+				card := signedInCard(t, p, "#w")
 				assert.Equal(t, pt.origin+"/", p.MustInfo().URL, "still the tenant's page")
 				userClick(t, card.MustElementR("a.button", "Open Canvass Demo"))
 			}
@@ -196,8 +222,7 @@ func TestInChromiumTheWidgetsWorkWithoutJavaScriptInTheFrameAndOpenThePanelFromT
 		assert.Empty(t, f.MustElement(`[data-island="widget"]`).MustAttribute("data-island-state"), "no script ran")
 		frameFill(f, map[string]string{"#f-email": DemoEmail, "#f-password": DemoPassword})
 		frameClick(f.MustElement("button[type=submit]"))
-		card := widgetFrame(p, "#w")
-		card.MustElementR("h1", "You're logged in")
+		card := signedInCard(t, p, "#w")
 		assert.False(t, card.MustHas(`a[href^="/widgets/continue"]`))
 		assert.Equal(t, pt.origin+"/", p.MustInfo().URL, "the tenant's page stays")
 	})
@@ -209,8 +234,7 @@ func TestInChromiumTheWidgetsWorkWithoutJavaScriptInTheFrameAndOpenThePanelFromT
 		f := widgetFrame(p, "#w")
 		frameFill(f, map[string]string{"#f-firstName": "Nell", "#f-email": "nell@northwind.test", "#f-password": "nell-password-1"})
 		frameClick(f.MustElement("button[type=submit]"))
-		card := widgetFrame(p, "#w")
-		card.MustElementR("h1", "You're logged in")
+		card := signedInCard(t, p, "#w")
 		open := card.MustElementR("a.button", "Open Northwind Rewards")
 		assert.Equal(t, "_top", *open.MustAttribute("target"))
 		userClick(t, open)

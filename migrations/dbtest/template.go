@@ -94,8 +94,8 @@ func copyFile(from, to string) error {
 	return dst.Close()
 }
 
-// openPostgresCopy returns a new database on the test server copied from the migrated template,
-// dropped when the test ends.
+// openPostgresCopy returns a database on the test server holding the migrated template's
+// rows, given back to the pool (pool.go) when the test ends.
 func openPostgresCopy(t testing.TB) *gorm.DB {
 	t.Helper()
 	admin := postgresAdmin(t)
@@ -103,18 +103,23 @@ func openPostgresCopy(t testing.TB) *gorm.DB {
 	if err != nil {
 		t.Fatalf("postgres template: %v", err)
 	}
-	return openPostgresFrom(t, admin, template)
+	return openPostgresFrom(t, admin, template, pgBaseContent)
 }
 
-// openPostgresFrom returns a new database copied from the template database, dropped when the
-// test ends.
-func openPostgresFrom(t testing.TB, admin *sql.DB, template string) *gorm.DB {
+// openPostgresFrom returns a database holding what the template holds (content): one from the
+// pool reset to it, else a new copy of the template. It goes back to the pool when the test
+// ends.
+func openPostgresFrom(t testing.TB, admin *sql.DB, template string, content pgContent) *gorm.DB {
 	t.Helper()
-	name := fmt.Sprintf("canvass_t_%d_%s", os.Getpid(), randomHex(6))
-	if err := createDatabase(admin, name, template); err != nil {
-		t.Fatalf("copy the postgres template: %v", err)
+	base := os.Getenv("CANVASS_TEST_POSTGRES_URL")
+	name := claimPooled(admin, base, content)
+	if name == "" {
+		name = testName()
+		if err := createDatabase(admin, name, template); err != nil {
+			t.Fatalf("copy the postgres template: %v", err)
+		}
 	}
-	db, err := migrations.Open(databaseURL(os.Getenv("CANVASS_TEST_POSTGRES_URL"), name))
+	db, err := migrations.Open(databaseURL(base, name))
 	if err != nil {
 		t.Fatalf("open postgres database: %v", err)
 	}
@@ -128,7 +133,7 @@ func openPostgresFrom(t testing.TB, admin *sql.DB, template string) *gorm.DB {
 	}
 	t.Cleanup(func() {
 		closeDB(db)
-		admin.Exec(`DROP DATABASE IF EXISTS "` + name + `" WITH (FORCE)`)
+		giveBack(admin, name)
 	})
 	return db
 }
@@ -194,11 +199,12 @@ var (
 	pgTemplateOnce sync.Once
 	pgTemplate     string
 	pgTemplateErr  error
+	pgBaseContent  pgContent // the migrated template's schema and rows
 )
 
 func postgresTemplate(admin *sql.DB) (string, error) {
 	pgTemplateOnce.Do(func() {
-		dropEndedDatabases(admin)
+		poolEnded(admin)
 		name := fmt.Sprintf("canvass_tpl_%d_%s", os.Getpid(), randomHex(4))
 		if err := createDatabase(admin, name, ""); err != nil {
 			pgTemplateErr = fmt.Errorf("create %s: %w", name, err)
@@ -215,34 +221,13 @@ func postgresTemplate(admin *sql.DB) (string, error) {
 			pgTemplateErr = fmt.Errorf("migrate %s: %w", name, err)
 			return
 		}
+		if pgBaseContent, pgTemplateErr = contentOfGorm(db); pgTemplateErr != nil {
+			pgTemplateErr = fmt.Errorf("read %s: %w", name, pgTemplateErr)
+			return
+		}
 		pgTemplate = name
 	})
 	return pgTemplate, pgTemplateErr
-}
-
-// dropEndedDatabases drops the templates and copies of test processes that have ended. A plain
-// DROP: a database someone is still connected to stays.
-func dropEndedDatabases(admin *sql.DB) {
-	rows, err := admin.Query(`SELECT datname FROM pg_database WHERE datname LIKE 'canvass\_t%'`)
-	if err != nil {
-		return
-	}
-	var names []string
-	for rows.Next() {
-		var name string
-		if rows.Scan(&name) == nil {
-			names = append(names, name)
-		}
-	}
-	rows.Close()
-	for _, name := range names {
-		for _, prefix := range []string{"canvass_tpl_", "canvass_t_"} {
-			if strings.HasPrefix(name, prefix) && ended(strings.TrimPrefix(name, prefix)) {
-				admin.Exec(`DROP DATABASE IF EXISTS "` + name + `"`)
-				break
-			}
-		}
-	}
 }
 
 // removeEnded removes the entries of dir named prefix+PID+... whose process has ended.
@@ -312,7 +297,7 @@ func OpenSeeded(t testing.TB, d migrations.Dialect, key string, maxAge time.Dura
 		}
 	}()
 	if d == migrations.Postgres {
-		return openPostgresFrom(t, postgresAdmin(t), tpl.name)
+		return openPostgresFrom(t, postgresAdmin(t), tpl.name, tpl.content)
 	}
 	return openSQLiteFrom(t, tpl.name)
 }
@@ -321,13 +306,14 @@ type seeded struct {
 	dialect  migrations.Dialect
 	name     string // a file (SQLite) or a database (PostgreSQL)
 	made     time.Time
-	users    int  // copies being made of it now
-	replaced bool // a newer template of the same key has taken its place
+	content  pgContent // PostgreSQL: its schema and rows, to reset a pooled database to
+	users    int       // copies being made of it now
+	replaced bool      // a newer template of the same key has taken its place
 }
 
 func (s *seeded) remove(t testing.TB) {
 	if s.dialect == migrations.Postgres {
-		postgresAdmin(t).Exec(`DROP DATABASE IF EXISTS "` + s.name + `"`)
+		dropLater(postgresAdmin(t), s.name)
 	} else {
 		os.Remove(s.name)
 	}
@@ -379,6 +365,9 @@ func seededTemplate(t testing.TB, d migrations.Dialect, key string, maxAge time.
 	err = seed(db)
 	if err == nil && d == migrations.SQLite {
 		err = db.Exec("PRAGMA wal_checkpoint(TRUNCATE)").Error
+	}
+	if err == nil && d == migrations.Postgres {
+		made.content, err = contentOfGorm(db)
 	}
 	closeDB(db) // a template must have no one connected while it is copied
 	if err != nil {
