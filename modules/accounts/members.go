@@ -104,12 +104,12 @@ func (m *Module) Reprove(ctx context.Context, ah *AccountHolder, password string
 	// Counted as a failure first, and taken back when right, so that tries at once cannot all
 	// pass the check (beginLogin says more).
 	l := m.svc.limiter
-	try := heldHit{l, "reprove:acct:" + ah.ID, loginWindow}
-	n, err := l.Hit(ctx, try.key, try.window)
+	taken, err := l.Take(ctx, "reprove:acct:"+ah.ID, loginWindow)
 	if err != nil {
 		return err
 	}
-	if n > maxReproofFailures {
+	try := heldHit{l, taken}
+	if taken.Hits > maxReproofFailures {
 		return try.release(ctx, web.Fail(fiber.StatusTooManyRequests, "error.login_rate_limited", nil))
 	}
 	ok, err := CheckPassword(ah.PasswordHash, password)

@@ -72,8 +72,8 @@ func loginAccountKey(panel *web.Panel, email string) string {
 // get their password checked, and every attempt past the captcha's threshold is asked for
 // one, however many arrive together. A right password takes its count back.
 type loginAttempt struct {
-	acctKey, ipKey, ip string
-	acct, byIP         int // the counts with this attempt
+	ip         string
+	acct, byIP ratelimit.Taken // this attempt's hits, with the counts that include it
 }
 
 // LoginGate decides whether a counted login may go on (the captcha), given how to learn the
@@ -83,15 +83,15 @@ type LoginGate func(prior func() (int, error)) error
 // beginLogin counts the attempt, refusing it with 429 when the account or the IP is past its
 // limit (a refused attempt is not counted: it checked nothing).
 func (s *Service) beginLogin(ctx context.Context, panel *web.Panel, email, ip string) (*loginAttempt, error) {
-	a := &loginAttempt{acctKey: loginAccountKey(panel, email), ipKey: "login:ip:" + ip, ip: ip}
+	a := &loginAttempt{ip: ip}
 	var err error
-	if a.acct, err = s.limiter.Hit(ctx, a.acctKey, loginWindow); err != nil {
+	if a.acct, err = s.limiter.Take(ctx, loginAccountKey(panel, email), loginWindow); err != nil {
 		return nil, err
 	}
-	if a.byIP, err = s.limiter.Hit(ctx, a.ipKey, loginWindow); err != nil {
-		return nil, heldHit{s.limiter, a.acctKey, loginWindow}.release(ctx, err)
+	if a.byIP, err = s.limiter.Take(ctx, "login:ip:"+ip, loginWindow); err != nil {
+		return nil, heldHit{s.limiter, a.acct}.release(ctx, err)
 	}
-	if a.acct > maxFailuresAccount || a.byIP > maxFailuresIP {
+	if a.acct.Hits > maxFailuresAccount || a.byIP.Hits > maxFailuresIP {
 		return nil, a.undo(ctx, s.limiter, web.Fail(fiber.StatusTooManyRequests, "error.login_rate_limited", nil))
 	}
 	return a, nil
@@ -101,18 +101,20 @@ func (s *Service) beginLogin(ctx context.Context, panel *web.Panel, email, ip st
 // (failures, for an attempt not yet counted).
 func (a *loginAttempt) prior(ctx context.Context, l *ratelimit.Limiter) (int, error) {
 	signUps, err := l.Count(ctx, signUpIPKey+a.ip, loginWindow)
-	return max(a.byIP-1+signUps, a.acct-1), err
+	return max(a.byIP.Hits-1+signUps, a.acct.Hits-1), err
 }
 
 // undo uncounts an attempt that checked no password (refused, or failed on our side) and
 // returns why; a failure to uncount it is said too.
 func (a *loginAttempt) undo(ctx context.Context, l *ratelimit.Limiter, why error) error {
-	return heldHit{l, a.acctKey, loginWindow}.release(ctx, heldHit{l, a.ipKey, loginWindow}.release(ctx, why))
+	return heldHit{l, a.acct}.release(ctx, heldHit{l, a.byIP}.release(ctx, why))
 }
 
-// succeeded ends the account's failures and uncounts this attempt from the IP's.
+// succeeded ends the account's failures and uncounts this attempt from the IP's. Attempts
+// still in flight that give their hits back afterwards leave the account's new count alone
+// (ratelimit.GiveBack): a wrong one refused before the reset must not free a place after it.
 func (a *loginAttempt) succeeded(ctx context.Context, l *ratelimit.Limiter) error {
-	return errors.Join(l.Reset(ctx, a.acctKey), l.Release(ctx, a.ipKey, loginWindow))
+	return errors.Join(l.Reset(ctx, a.acct.Key), l.GiveBack(ctx, a.byIP))
 }
 
 // signUpGate counts a sign-up as a failure of its IP before anything is checked, as a login
@@ -124,17 +126,16 @@ func (a *loginAttempt) succeeded(ctx context.Context, l *ratelimit.Limiter) erro
 // sign-up failed on our side.
 func (m *Module) signUpGate(c fiber.Ctx, token string) (done func(error) error, err error) {
 	ctx, ip, l := c.Context(), c.IP(), m.svc.limiter
-	failure := heldHit{l, signUpIPKey + ip, loginWindow}
-	joined := heldHit{l, "joined:ip:" + ip, time.Hour}
-	signUps, err := l.Hit(ctx, failure.key, failure.window)
+	taken, err := l.Take(ctx, signUpIPKey+ip, loginWindow)
 	if err != nil {
 		return nil, err
 	}
-	n, err := l.Hit(ctx, joined.key, joined.window)
-	if err != nil {
+	failure, signUps := heldHit{l, taken}, taken.Hits
+	if taken, err = l.Take(ctx, "joined:ip:"+ip, time.Hour); err != nil {
 		return nil, failure.release(ctx, err)
 	}
-	if n > web.PanelOf(c).SignUpsPerIPPerHour {
+	joined := heldHit{l, taken}
+	if taken.Hits > web.PanelOf(c).SignUpsPerIPPerHour {
 		return nil, failure.release(ctx, joined.release(ctx, web.Fail(fiber.StatusTooManyRequests, "error.sign_up_rate_limited", nil)))
 	}
 	cfg, err := m.captchaAfter(c, func() (int, error) {
@@ -159,16 +160,15 @@ func (m *Module) signUpGate(c fiber.Ctx, token string) (done func(error) error, 
 	}, nil
 }
 
-// heldHit is a hit counted in advance under key, taken back when it turns out not to count.
+// heldHit is a hit counted in advance, taken back when it turns out not to count.
 type heldHit struct {
-	l      *ratelimit.Limiter
-	key    string
-	window time.Duration
+	l *ratelimit.Limiter
+	t ratelimit.Taken
 }
 
 // release takes the hit back and returns why (with the release's own failure, if any).
 func (h heldHit) release(ctx context.Context, why error) error {
-	if err := h.l.Release(ctx, h.key, h.window); err != nil {
+	if err := h.l.GiveBack(ctx, h.t); err != nil {
 		return errors.Join(why, err)
 	}
 	return why

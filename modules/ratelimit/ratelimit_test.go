@@ -143,7 +143,7 @@ func TestFiftyConcurrentHitsOnOneKeyCountExactlyFifty(t *testing.T) {
 	})
 }
 
-func TestReleaseTakesBackOneHitOfTheCurrentWindowAndNeverGoesBelowNothing(t *testing.T) {
+func TestAHitGivenBackLeavesItsWindowAndOnlyItsWindowAndNeverGoesBelowNothing(t *testing.T) {
 	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db *gorm.DB) {
 		ctx := context.Background()
@@ -154,27 +154,44 @@ func TestReleaseTakesBackOneHitOfTheCurrentWindowAndNeverGoesBelowNothing(t *tes
 			require.NoError(t, err)
 			return n
 		}
-		require.NoError(t, l.Release(ctx, key, window), "releasing a key never hit is fine")
-		assert.Equal(t, 0, count())
-
-		for range 3 {
-			_, err := l.Hit(ctx, key, window)
+		take := func() Taken {
+			taken, err := l.Take(ctx, key, window)
 			require.NoError(t, err)
+			return taken
 		}
-		require.NoError(t, l.Release(ctx, key, window))
+
+		var held []Taken
+		for range 3 {
+			held = append(held, take())
+		}
+		assert.Equal(t, 3, held[2].Hits)
+		require.NoError(t, l.GiveBack(ctx, held[0]))
 		assert.Equal(t, 2, count(), "one hit taken back")
-		for range 4 {
-			require.NoError(t, l.Release(ctx, key, window))
+		for _, h := range []Taken{held[1], held[2], held[1], held[2]} {
+			require.NoError(t, l.GiveBack(ctx, h))
 		}
 		assert.Equal(t, 0, count(), "never below nothing")
-		hit, err := l.Hit(ctx, key, window)
-		require.NoError(t, err)
-		assert.Equal(t, 1, hit)
 
+		// A sign-in resets the key while others are in flight: what they give back afterwards
+		// belongs to the window before the reset, and the hits counted since stay.
+		clk.t = clk.t.Add(time.Second)
+		before := take()
+		require.NoError(t, l.Reset(ctx, key))
+		clk.t = clk.t.Add(time.Millisecond)
+		after := take()
+		take()
+		require.NoError(t, l.GiveBack(ctx, before))
+		assert.Equal(t, 2, count(), "a hit from before the reset takes nothing from after it")
+		require.NoError(t, l.GiveBack(ctx, after))
+		assert.Equal(t, 1, count())
+
+		// A window that expired and began again is a new window too.
 		clk.t = clk.t.Add(window + time.Second)
-		require.NoError(t, l.Release(ctx, key, window), "an expired window is left alone")
-		hit, err = l.Hit(ctx, key, window)
-		require.NoError(t, err)
-		assert.Equal(t, 1, hit, "the next hit starts a new window")
+		fresh := take()
+		assert.Equal(t, 1, fresh.Hits, "the next hit starts a new window")
+		require.NoError(t, l.GiveBack(ctx, after), "a hit of an expired window is left alone")
+		assert.Equal(t, 1, count())
+		require.NoError(t, l.GiveBack(ctx, fresh))
+		assert.Equal(t, 0, count())
 	})
 }
