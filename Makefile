@@ -13,7 +13,9 @@ TESTENV := $(if $(RACE),CGO_ENABLED=1,)
 # Tests run side by side (t.Parallel; app/parallel_test.go lists the few that run alone): at
 # most PARALLEL at once within a package, two packages at once (go test's -p, the cores). A
 # test mostly waits (for a database, a page, a mail), so more tests than cores keep both busy;
-# 6 keeps both cores busy 99% of a run (docs/contributing.md, Tests).
+# measured on the non-browser tests of both dialects, -parallel 4 and 6 took alike (96-101 s and
+# 99-114 s), 10 longer (106-109 s); 6 keeps both cores busy 99% of a whole run and lets the
+# nine accessibility walks all start at once (docs/contributing.md, Tests).
 PARALLEL ?= 6
 
 # The race detector where races can live. Every package but app runs under -race: each is
