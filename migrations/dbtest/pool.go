@@ -16,7 +16,7 @@ import (
 // DROP DATABASE makes the server take a checkpoint and wait for it (every dirty page of every
 // database written out and synced): 0.7 s a drop on a loaded two-core machine, in the test's
 // time, and the I/O slowed every other test. A run dropped one database per PostgreSQL test,
-// some 1,500. So a test's database is not dropped when it ends: it is renamed into the pool
+// some 600. So a test's database is not dropped when it ends: it is renamed into the pool
 // (canvass_pool_*), and the next test that needs a database claims one by renaming it (a
 // rename either wins or finds the name gone, so two processes never share one), checks that
 // its schema is exactly the migrated one, and empties it and loads its template's rows in one
@@ -238,7 +238,7 @@ func dropLater(admin *sql.DB, name string) {
 }
 
 // poolEnded gives the databases of ended test processes to the pool (the next claim checks
-// and empties them) and drops their templates.
+// and empties them) and drops their templates, without waiting for the drops.
 func poolEnded(admin *sql.DB) {
 	names, err := strings1(admin, `SELECT datname FROM pg_database WHERE datname LIKE 'canvass\_t%'`)
 	if err != nil {
@@ -247,7 +247,7 @@ func poolEnded(admin *sql.DB) {
 	for _, name := range names {
 		switch {
 		case strings.HasPrefix(name, "canvass_tpl_") && ended(strings.TrimPrefix(name, "canvass_tpl_")):
-			admin.Exec(`DROP DATABASE IF EXISTS "` + name + `"`)
+			dropLater(admin, name)
 		case strings.HasPrefix(name, "canvass_t_") && ended(strings.TrimPrefix(name, "canvass_t_")):
 			admin.Exec(`ALTER DATABASE "` + name + `" RENAME TO "` + poolPrefix + randomHex(8) + `"`)
 		}
