@@ -174,6 +174,80 @@ func reflowRun(t *testing.T, p *rod.Page) *axeViolation {
 	return &axeViolation{ID: "reflow", Impact: "serious", Help: "Content must fit the viewport's width without scrolling sideways (WCAG 1.4.10)", Nodes: nodes}
 }
 
+// layoutJS finds what a narrow screen cuts short, which neither axe-core nor the reflow check
+// sees: text clipped or spilling out of its box (an element whose content is wider or taller
+// than its box, its own text among that content), and, on the bottom menu of a narrow screen,
+// a label on more than two lines or a menu wider than the screen. Each finding names its rule.
+const layoutJS = `() => {
+	const out = []
+	const name = (el) => el.localName + (el.id ? '#' + el.id : '') + [...el.classList].map((c) => '.' + c).join('')
+	const ownText = (el) => [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim() !== '')
+	const shown = (el) => { const r = el.getBoundingClientRect(); return r.width > 1 && r.height > 1 && el.checkVisibility({visibilityProperty: true}) }
+	for (const el of document.body.querySelectorAll('*')) {
+		if (!ownText(el) || el.closest('svg, [aria-hidden=true], input, select, textarea, pre, code, .skip, .visually-hidden, .sr-only') || !shown(el)) continue
+		const st = getComputedStyle(el)
+		if (st.display === 'inline' || st.position === 'absolute' && st.clip !== 'auto') continue
+		const wide = el.scrollWidth - el.clientWidth, tall = el.scrollHeight - el.clientHeight
+		const clips = (o) => o === 'hidden' || o === 'clip'
+		if (wide > 2 && (clips(st.overflowX) || st.textOverflow === 'ellipsis') || tall > 2 && clips(st.overflowY)) {
+			out.push({rule: 'text-cut', target: name(el), detail: 'text clipped: ' + el.scrollWidth + '×' + el.scrollHeight + ' px of text in a ' + el.clientWidth + '×' + el.clientHeight + ' px box'})
+		} else if (wide > 2 && st.overflowX === 'visible') {
+			out.push({rule: 'text-cut', target: name(el), detail: 'text spills out: ' + el.scrollWidth + ' px of text in a ' + el.clientWidth + ' px box'})
+		} else if (st.position !== 'absolute' && st.position !== 'fixed' && el.parentElement) {
+			// A box of text wider than the box it sits in (a label that cannot wrap in a narrow
+			// column), where that box and its own box show it spilling over its neighbours.
+			const r = el.getBoundingClientRect(), pr = el.parentElement.getBoundingClientRect()
+			if (r.right > pr.right + 2 || r.left < pr.left - 2) {
+				out.push({rule: 'text-cut', target: name(el), detail: 'text spills out of its ' + Math.round(pr.width) + ' px box: ' + Math.round(r.width) + ' px wide'})
+			}
+		}
+	}
+	const nav = document.querySelector('nav.nav')
+	if (nav && getComputedStyle(nav).position === 'fixed') {
+		const list = nav.querySelector(':scope > ul')
+		if (list && list.scrollWidth > list.clientWidth + 1) {
+			out.push({rule: 'bottom-menu', target: name(list), detail: 'the bottom menu is ' + list.scrollWidth + ' px wide on a ' + list.clientWidth + ' px screen'})
+		}
+		for (const label of nav.querySelectorAll(':scope > ul > li > .nav-item > span, :scope > ul > li > details > summary > span')) {
+			if (!shown(label)) continue
+			const st = getComputedStyle(label), line = parseFloat(st.lineHeight) || parseFloat(st.fontSize) * 1.2 // "normal"
+			const lines = Math.round(label.getBoundingClientRect().height / line)
+			if (lines > 2) out.push({rule: 'bottom-menu', target: name(label.parentElement) + ' span', detail: '"' + label.textContent.trim() + '" takes ' + lines + ' lines'})
+		}
+	}
+	return out.slice(0, 12)
+}`
+
+// layoutRun is the layout check as axe-style violations, one per rule broken.
+func layoutRun(t *testing.T, p *rod.Page) []axeViolation {
+	t.Helper()
+	var found []struct {
+		Rule string `json:"rule"`
+		axeNode
+	}
+	require.NoError(t, p.MustEval(layoutJS).Unmarshal(&found))
+	help := map[string]string{
+		"text-cut":    "Text must fit its box: nothing clipped or spilling out at this width",
+		"bottom-menu": "The bottom menu must fit a narrow screen, each label on one or two lines",
+	}
+	var out []axeViolation
+	for _, rule := range []string{"text-cut", "bottom-menu"} {
+		if slices.Contains(axeSkipped(), rule) {
+			continue
+		}
+		v := axeViolation{ID: rule, Impact: "serious", Help: help[rule]}
+		for _, f := range found {
+			if f.Rule == rule {
+				v.Nodes = append(v.Nodes, f.axeNode)
+			}
+		}
+		if len(v.Nodes) > 0 {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 // Who a page is seen by: each is one signed-in (or not) browser page per tenant.
 const (
 	a11yVisitor   = "visitor"
@@ -737,6 +811,7 @@ func (w *a11yWalk) check(s *a11ySession, page string) {
 		if v := reflowRun(w.t, s.p()); v != nil {
 			found = append(found, *v)
 		}
+		found = append(found, layoutRun(w.t, s.p())...)
 		w.axeTime += time.Since(began)
 		if dir := os.Getenv("CANVASS_SCREENSHOTS"); dir != "" {
 			name := a11yFileName.ReplaceAllString(fmt.Sprintf("a11y-%s-%s-%d-%s", s.tenant.key, w.lang, width, page), "-")

@@ -131,3 +131,34 @@ func TestInChromiumANewMemberVerifiesTheirMobileAddsPayPalAndRedeems(t *testing.
 	assert.Equal(t, []string{"pending"}, historyStatuses(p))
 	b.reconciledLedger()
 }
+
+func TestInChromiumARefusedRedeemComesBackOnTheRedemptionsPageWithWhatIsWrongInViewAndFocused(t *testing.T) {
+	t.Parallel()
+	b := newBrowserEnv(t)
+	for _, c := range []struct {
+		name     string
+		noScript bool
+	}{{"with JavaScript", false}, {"without JavaScript", true}} {
+		t.Run(c.name, func(t *testing.T) {
+			p := b.signedInFeed(t, c.noScript)
+			atWidth(t, p, 360)
+			follow(p, p.MustElement(`.nav a[href="/redemptions"]`))
+			for _, tc := range []struct{ option, amount, focused string }{
+				{"PayPal", "999.00", ""},        // more than the balance
+				{"PayPal", "lots", "#f-amount"}, // no amount at all: the field says so
+			} {
+				redeemForm(p, tc.option, tc.amount)
+				assert.Equal(t, "/redemptions", path(p), "the address stays the page's")
+				focused := p.MustEval(`() => { const el = document.activeElement, r = el.getBoundingClientRect()
+					return {id: el.id, alert: el.getAttribute('role') === 'alert' || el.getAttribute('aria-invalid') === 'true',
+						inView: r.top >= 0 && r.bottom <= innerHeight, text: el.textContent.trim()} }`)
+				assert.True(t, focused.Get("alert").Bool(), "%s %s: the focus is on what is wrong (%s)", tc.option, tc.amount, focused.Get("id").Str())
+				assert.True(t, focused.Get("inView").Bool(), "%s %s: in view on a phone", tc.option, tc.amount)
+				if tc.focused != "" {
+					assert.Equal(t, strings.TrimPrefix(tc.focused, "#"), focused.Get("id").Str())
+				}
+			}
+			assert.Equal(t, "$25.00", p.MustElement("#redeem-balance").MustText(), "nothing was redeemed")
+		})
+	}
+}

@@ -260,6 +260,7 @@ body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2
 header,main,footer{max-width:64rem;margin:0 auto;padding:0 1rem}
 a{color:#0550ae}
 a:focus-visible{outline:2px solid #0550ae;outline-offset:2px}
+p{overflow-wrap:break-word}
 code,.path{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em;overflow-wrap:anywhere}
 .op{border:1px solid #d0d7de;border-radius:6px;padding:.5rem 1rem;margin:1rem 0}
 .op h4{margin:.25rem 0;font-size:1rem}

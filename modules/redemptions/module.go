@@ -111,6 +111,9 @@ func (m *Module) Routes(r fiber.Router) {
 
 	// The member's page: plain forms, so it works without JavaScript.
 	r.Get("/redemptions", private, m.page)
+	// The form posts to the page's own address (a refusal stays on /redemptions); the old
+	// address answers too, for a page loaded before it moved.
+	r.Post("/redemptions", private, m.pageRedeem)
 	r.Post("/redemptions/redeem", private, m.pageRedeem)
 	r.Post("/redemptions/paypal-data", private, m.pagePayPal)
 	r.Post("/redemptions/bank-data", private, m.pageBank)

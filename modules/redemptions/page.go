@@ -199,7 +199,7 @@ func (m *Module) page(c fiber.Ctx) error {
 	return m.kit.Render(c, fiber.StatusOK, view.Page(p))
 }
 
-// POST /redemptions/redeem (redemptionId, amount, idempotencyKey): the form's key makes a
+// POST /redemptions (and /redemptions/redeem) (redemptionId, amount, idempotencyKey): the form's key makes a
 // double submit, a reload or the back button redeem once; each of them lands on the page.
 func (m *Module) pageRedeem(c fiber.Ctx) error {
 	member := web.MemberOf(c)
