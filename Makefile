@@ -51,7 +51,9 @@ node_modules/.installed: package.json package-lock.json
 
 # Island bundles (not committed) go to static/dist, which the binary embeds; built again when
 # an island, the build's configuration or the packages change.
-ISLAND_SOURCES := $(shell find islands -type f -not -name '*.test.ts' -not -name '*.test.tsx' 2>/dev/null) \
+# The hand-written CSS and images count too: their precompressed variants are made in the same
+# step (islands/precompress.mjs), and a variant older than its file is not served.
+ISLAND_SOURCES := $(shell find islands static/css static/img -type f -not -name '*.test.ts' -not -name '*.test.tsx' 2>/dev/null) \
 	vite.config.ts vite.console.config.ts tsconfig.json package.json package-lock.json
 islands: static/dist/.vite/manifest.json
 static/dist/.vite/manifest.json: node_modules/.installed $(ISLAND_SOURCES)

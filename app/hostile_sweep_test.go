@@ -103,6 +103,7 @@ var sweepFields = map[string][]string{
 	"POST /password-recovery":                                                 {"email"},
 	"POST /redemptions/bank-data":                                             {"accountType", "accountHolder", "iban", "bic", "accountNumber", "routingNumber", "sortCode"},
 	"POST /redemptions/paypal-data":                                           {"paypalEmail"},
+	"POST /redemptions":                                                       {"redemptionId", "amount", "idempotencyKey"},
 	"POST /redemptions/redeem":                                                {"redemptionId", "amount", "idempotencyKey"},
 	"GET /reset-password":                                                     {"token"},
 	"POST /reset-password":                                                    {"token", "password"},
