@@ -800,12 +800,7 @@ func (w *a11yWalk) waitSurveyBox(s *a11ySession) {
 func (w *a11yWalk) check(s *a11ySession, page string) {
 	w.t.Helper()
 	for _, width := range w.widths {
-		height := 800
-		if width < 600 {
-			height = 740
-		}
-		p := s.p() // each width its own deadline; axeRun sets its own
-		require.NoError(w.t, proto.EmulationSetDeviceMetricsOverride{Width: width, Height: height, DeviceScaleFactor: 1, Mobile: width < 600}.Call(p))
+		atWidth(w.t, s.p(), width) // each width its own deadline; axeRun sets its own
 		began := time.Now()
 		found := axeRun(w.t, s.page, w.src, "")
 		if v := reflowRun(w.t, s.p()); v != nil {

@@ -9,7 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// atWidth sets the page's viewport as the accessibility walk does (a phone below 600 px).
+// atWidth sets the page's viewport to a width: a phone's (740 px high, mobile) below 600 px,
+// else a laptop's (800 px high). The accessibility walk checks each state at its widths so.
 func atWidth(t *testing.T, p *rod.Page, width int) {
 	t.Helper()
 	height := 800
