@@ -89,7 +89,7 @@ go-deps:
 run: build
 	CANVASS_ENV=development CANVASS_DEMO=1 ./bin/canvass serve
 
-# Every test, as CI runs it: 12 to 16 minutes on a 2-core machine of this kind, more on a slower one (docs/contributing.md, Tests).
+# Every test, as CI runs it: 12 to 18 minutes on a 2-core machine of this kind, more on a slower one (docs/contributing.md, Tests).
 test: islands check-generated test-islands test-go
 
 test-islands: node_modules/.installed
