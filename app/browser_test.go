@@ -152,6 +152,17 @@ func (b *browserEnv) page(t *testing.T, address string) *rod.Page {
 	return p
 }
 
+// atWidth sets the page's viewport to a width: a phone's (740 px high, mobile) below 600 px,
+// else a laptop's (800 px high). The accessibility walk checks each state at its widths so.
+func atWidth(t *testing.T, p *rod.Page, width int) {
+	t.Helper()
+	height := 800
+	if width < 600 {
+		height = 740
+	}
+	require.NoError(t, proto.EmulationSetDeviceMetricsOverride{Width: width, Height: height, DeviceScaleFactor: 1, Mobile: width < 600}.Call(p))
+}
+
 // submit clicks a button and waits for the page it leads to.
 func submit(p *rod.Page, selector string) {
 	// The page being left is marked: WaitNavigation has returned on a lifecycle event of that

@@ -3,22 +3,9 @@ package main
 import (
 	"testing"
 
-	"github.com/go-rod/rod"
-	"github.com/go-rod/rod/lib/proto"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// atWidth sets the page's viewport to a width: a phone's (740 px high, mobile) below 600 px,
-// else a laptop's (800 px high). The accessibility walk checks each state at its widths so.
-func atWidth(t *testing.T, p *rod.Page, width int) {
-	t.Helper()
-	height := 800
-	if width < 600 {
-		height = 740
-	}
-	require.NoError(t, proto.EmulationSetDeviceMetricsOverride{Width: width, Height: height, DeviceScaleFactor: 1, Mobile: width < 600}.Call(p))
-}
 
 // ruleIDs are the rules a layout check found broken.
 func ruleIDs(vs []axeViolation) []string {
