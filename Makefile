@@ -43,7 +43,7 @@ PG_NOTICE = if [ -z "$$CANVASS_TEST_POSTGRES_URL" ]; then echo; echo "NOTE: Post
 # What CI and `make test` print at the end: each package's wall time and the slowest tests.
 REPORT   = $(GO) run ./.ci/testreport
 
-.PHONY: run build release go-deps islands generate check-generated check test test-go test-islands bench profile fuzz clean
+.PHONY: run dev build release go-deps islands generate check-generated check test test-go test-islands bench profile fuzz clean
 
 node_modules/.installed: package.json package-lock.json
 	$(NPM) install --no-audit --no-fund
@@ -88,6 +88,21 @@ go-deps:
 
 run: build
 	CANVASS_ENV=development CANVASS_DEMO=1 ./bin/canvass serve
+
+# The designers' command (docs/contributing.md, Designing): the demo with live reload through
+# templ's proxy on http://localhost:7331 (the gallery: /_dev/gallery). A saved .templ reloads the
+# open tabs at once (templ's watch mode reads its text from _templ.txt files, no rebuild); a .go
+# file rebuilds and restarts the server; a stylesheet, image or island is served from disk
+# (CANVASS_STATIC_DIR) and reloads the tabs once saved or re-bundled (islands/dev.mjs).
+# Stop it with Ctrl-C: templ then writes the production *_templ.go files back.
+DEV_PORT ?= 3000
+dev: islands
+	@trap 'kill 0' INT TERM EXIT; \
+	node islands/dev.mjs & \
+	CANVASS_ENV=development CANVASS_DEMO=1 CANVASS_STATIC_DIR=static CANVASS_ADDR=:$(DEV_PORT) \
+	$(GO) tool templ generate --watch --proxy=http://localhost:$(DEV_PORT) --proxyport=7331 --open-browser=false \
+		--watch-pattern='(.+\.go$$)|(.+\.templ$$)|(.+_templ\.txt$$)|(locales/.+\.yaml$$)' \
+		--cmd='$(GO) run ./app serve'
 
 # Every test, as CI runs it: 12 to 18 minutes on a 2-core machine of this kind, more on a slower one (docs/contributing.md, Tests).
 test: islands check-generated test-islands test-go

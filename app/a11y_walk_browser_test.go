@@ -177,7 +177,9 @@ func reflowRun(t *testing.T, p *rod.Page) *axeViolation {
 // layoutJS finds what a narrow screen cuts short, which neither axe-core nor the reflow check
 // sees: text clipped or spilling out of its box (an element whose content is wider or taller
 // than its box, its own text among that content), and, on the bottom menu of a narrow screen,
-// a label on more than two lines or a menu wider than the screen. Each finding names its rule.
+// a label on more than two lines or a menu wider than the screen. It also finds targets under
+// 24×24 CSS px (WCAG 2.2, 2.5.8) as the rule words them, which axe-core checks too but only
+// where the walk runs it: the gallery's layout checks run this alone. Each finding names its rule.
 const layoutJS = `() => {
 	const out = []
 	const name = (el) => el.localName + (el.id ? '#' + el.id : '') + [...el.classList].map((c) => '.' + c).join('')
@@ -215,6 +217,30 @@ const layoutJS = `() => {
 			if (lines > 2) out.push({rule: 'bottom-menu', target: name(label.parentElement) + ' span', detail: '"' + label.textContent.trim() + '" takes ' + lines + ' lines'})
 		}
 	}
+	// A target under 24×24 px passes inline in a sentence, or when a 24 px circle centred on
+	// it meets no other target and no other small target's circle (2.5.8's spacing exception).
+	const targets = [...document.body.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button], [role=link], [role=tab]')]
+		.filter((el) => !el.disabled && !el.closest('[aria-hidden=true], [inert], .skip, .visually-hidden') && el.checkVisibility({visibilityProperty: true, opacityProperty: true}) && el.getBoundingClientRect().width > 1)
+	const boxes = targets.map((el) => el.getBoundingClientRect())
+	const small = boxes.map((r) => r.width < 23.5 || r.height < 23.5)
+	const centre = (r) => [r.left + r.width / 2, r.top + r.height / 2]
+	// A target in a fixed or sticky bar (the bottom menu) and one the page scrolls beneath it
+	// are never beside each other for a finger: only targets of the same layer are compared.
+	const layer = (el) => { for (let a = el; a; a = a.parentElement) { const p = getComputedStyle(a).position; if (p === 'fixed' || p === 'sticky') return a } return null }
+	const layers = targets.map(layer)
+	const inSentence = (el) => getComputedStyle(el).display === 'inline' && el.parentElement && [...el.parentElement.childNodes].some((n) => n !== el && n.textContent.trim() !== '')
+	targets.forEach((el, i) => {
+		if (!small[i] || inSentence(el)) return
+		const [cx, cy] = centre(boxes[i])
+		const near = targets.findIndex((o, j) => {
+			if (j === i || o.contains(el) || el.contains(o) || layers[j] !== layers[i]) return false
+			const r = boxes[j], dx = Math.max(r.left - cx, 0, cx - r.right), dy = Math.max(r.top - cy, 0, cy - r.bottom)
+			if (Math.hypot(dx, dy) < 12) return true
+			const [ox, oy] = centre(r)
+			return small[j] && Math.hypot(ox - cx, oy - cy) < 24
+		})
+		if (near >= 0) out.push({rule: 'target-size', target: name(el), detail: Math.round(boxes[i].width) + '×' + Math.round(boxes[i].height) + ' px, within 24 px of ' + name(targets[near])})
+	})
 	return out.slice(0, 12)
 }`
 
@@ -229,9 +255,10 @@ func layoutRun(t *testing.T, p *rod.Page) []axeViolation {
 	help := map[string]string{
 		"text-cut":    "Text must fit its box: nothing clipped or spilling out at this width",
 		"bottom-menu": "The bottom menu must fit a narrow screen, each label on one or two lines",
+		"target-size": "Targets must be at least 24×24 CSS px, or spaced as if they were (WCAG 2.2, 2.5.8)",
 	}
 	var out []axeViolation
-	for _, rule := range []string{"text-cut", "bottom-menu"} {
+	for _, rule := range []string{"text-cut", "bottom-menu", "target-size"} {
 		if slices.Contains(axeSkipped(), rule) {
 			continue
 		}

@@ -94,16 +94,7 @@ func TestThePageAVisitEntersTheAppByRecordsTheAppLoadThroughATrackingImage(t *te
 // setTrackingPixel gives Canvass Demo an app_settings.tracking_pixel as a tenant file would.
 func setTrackingPixel(t *testing.T, e *env, pixel string) {
 	t.Helper()
-	var spec tenancy.PanelSpec
-	for _, p := range demoPanels() {
-		if p.Key == "demo" {
-			spec = p
-		}
-	}
-	require.Equal(t, "demo", spec.Key)
-	spec.AppSettings.TrackingPixel = pixel
-	_, err := e.app.Tenancy.Apply(context.Background(), spec)
-	require.NoError(t, err)
+	e.changeDemoPanel(t, "demo", func(spec *tenancy.PanelSpec) { spec.AppSettings.TrackingPixel = pixel })
 }
 
 // pixelImages are a page's tracking images but the app-load one.

@@ -156,11 +156,16 @@ func (b *browserEnv) page(t *testing.T, address string) *rod.Page {
 // else a laptop's (800 px high). The accessibility walk checks each state at its widths so.
 func atWidth(t *testing.T, p *rod.Page, width int) {
 	t.Helper()
+	require.NoError(t, viewport(width).Call(p))
+}
+
+// viewport is a phone's screen below 600 px (360×740, as a common phone), else a laptop's.
+func viewport(width int) proto.EmulationSetDeviceMetricsOverride {
 	height := 800
 	if width < 600 {
 		height = 740
 	}
-	require.NoError(t, proto.EmulationSetDeviceMetricsOverride{Width: width, Height: height, DeviceScaleFactor: 1, Mobile: width < 600}.Call(p))
+	return proto.EmulationSetDeviceMetricsOverride{Width: width, Height: height, DeviceScaleFactor: 1, Mobile: width < 600}
 }
 
 // submit clicks a button and waits for the page it leads to.

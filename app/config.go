@@ -57,6 +57,10 @@ type Config struct {
 	// another process does); JobPoll how often an idle worker looks for new jobs.
 	JobWorkers int
 	JobPoll    time.Duration
+	// StaticDir, in development only, serves /static/ from this folder on disk, uncached, and
+	// pages name the islands of the build found there: `make dev` reloads a saved stylesheet or
+	// a re-bundled island without rebuilding the binary.
+	StaticDir string
 }
 
 func LoadConfig(getenv func(string) string) (Config, error) {
@@ -78,6 +82,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		SMSURL:      get("CANVASS_SMS_URL", ""),
 		PprofAddr:   get("CANVASS_PPROF_ADDR", ""),
 		UploadsDir:  get("CANVASS_UPLOADS_DIR", filepath.Join("data", "uploads")),
+		StaticDir:   get("CANVASS_STATIC_DIR", ""),
 		// A mailbox name, not a display address: it goes into a header as mailto:ADDRESS.
 		UnsubscribeMailto: get("CANVASS_UNSUBSCRIBE_MAILTO", ""),
 		ConsoleHost:       strings.ToLower(get("CANVASS_CONSOLE_HOST", "console.localhost")),
@@ -121,6 +126,9 @@ func (c Config) Validate() error {
 	}
 	if !strings.HasPrefix(c.DatabaseURL, "sqlite://") && !strings.HasPrefix(c.DatabaseURL, "postgres://") && !strings.HasPrefix(c.DatabaseURL, "postgresql://") {
 		errs = append(errs, fmt.Errorf("CANVASS_DATABASE_URL must start with sqlite:// or postgres://, not %q", c.DatabaseURL))
+	}
+	if c.StaticDir != "" && c.Env != "development" {
+		errs = append(errs, fmt.Errorf("CANVASS_STATIC_DIR is for development (make dev) only: CANVASS_ENV is %q", c.Env))
 	}
 	if strings.TrimSpace(c.UploadsDir) == "" {
 		errs = append(errs, errors.New("CANVASS_UPLOADS_DIR must name a directory"))

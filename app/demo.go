@@ -45,7 +45,7 @@ func demoPanelsFor(addr string) []tenancy.PanelSpec {
 	northwind.Hosts = []string{"northwind.localhost"}
 	northwind.Languages = []string{"en", "ru", "zh"}
 	northwind.AppSettings = tenancy.AppSettings{WebAppName: "Northwind Rewards", TermsRequired: true, EmailValidationReminder: true,
-		EmbedOrigins: partner, WidgetAfter: web.WidgetAfterPanel}
+		EmbedOrigins: partner, WidgetAfter: web.WidgetAfterPanel, TermsText: northwindTerms}
 	northwind.AppTheme = tenancy.AppTheme{
 		"color_primary": "#1F3A5F", "color_secondary": "#27496D", "color_cta": "#E07A1F", "font_color_cta": "#ffffff",
 		"header_font_color": "#ffffff", "link_font_color": "#27496D", "text_font_color": "#2B2B2B",
@@ -53,6 +53,31 @@ func demoPanelsFor(addr string) []tenancy.PanelSpec {
 		"logo_favicon_url": "/static/img/northwind-favicon.svg",
 	}
 	return []tenancy.PanelSpec{demo, northwind}
+}
+
+// northwindTerms are the terms Northwind's members accept (it requires terms), in its languages.
+var northwindTerms = map[string]string{
+	"en": `Northwind Rewards is a survey panel run by Northwind. By taking part you agree to these terms.
+
+Surveys. We invite you to surveys that suit your profile. Answer honestly and once per survey; answers given carelessly or by software may not be rewarded.
+
+Rewards. Each completed survey earns the reward it shows, credited to your balance in pounds sterling. You can redeem your balance once it reaches the minimum the Redeem page shows. Rewards have no cash value until redeemed and expire if your account is closed.
+
+Your data. We keep your answers apart from your name and email, share answers with our clients only without them, and never sell your personal data. You can download or erase your data, or close your account, at any time in Settings.`,
+	"ru": `Northwind Rewards — панель опросов компании Northwind. Участвуя, вы принимаете эти условия.
+
+Опросы. Мы приглашаем вас в опросы, подходящие вашему профилю. Отвечайте честно и по одному разу на опрос; ответы, данные небрежно или программой, могут не вознаграждаться.
+
+Вознаграждения. За каждый завершённый опрос вы получаете указанное вознаграждение на баланс в фунтах стерлингов. Баланс можно вывести, когда он достигнет минимума, указанного на странице вывода. Вознаграждения сгорают при закрытии аккаунта.
+
+Ваши данные. Мы храним ответы отдельно от вашего имени и почты, передаём клиентам ответы только без них и никогда не продаём ваши данные. Вы можете скачать или удалить свои данные или закрыть аккаунт в любой момент в настройках.`,
+	"zh": `Northwind Rewards 是由 Northwind 运营的调查小组。参与即表示您同意以下条款。
+
+调查：我们会邀请您参加符合您资料的调查。请如实作答，每项调查只答一次；草率或由软件给出的回答可能得不到奖励。
+
+奖励：每完成一项调查即可获得其标明的奖励，以英镑计入您的余额。余额达到兑换页面所示的最低金额后即可兑换。账户关闭后奖励失效。
+
+您的数据：我们将您的回答与姓名和邮箱分开保存，只向客户提供不含这些信息的回答，绝不出售您的个人数据。您可以随时在设置中下载或删除您的数据，或关闭账户。`,
 }
 
 // DemoMember is the demo member of Canvass Demo.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -18,6 +19,21 @@ const demoPartnerOrigin = "http://partner.localhost:3000"
 
 // demoPanels are the demo tenants as the tests' apps load them (CANVASS_ADDR unset).
 func demoPanels() []tenancy.PanelSpec { return demoPanelsFor(testConfig("development").Addr) }
+
+// changeDemoPanel applies a demo panel's tenant file (demo or northwind) with a change, as an
+// operator's `canvass tenant apply` would.
+func (e *env) changeDemoPanel(t testing.TB, key string, change func(spec *tenancy.PanelSpec)) {
+	t.Helper()
+	for _, spec := range demoPanels() {
+		if spec.Key == key {
+			change(&spec)
+			_, err := e.app.Tenancy.Apply(context.Background(), spec)
+			require.NoError(t, err)
+			return
+		}
+	}
+	t.Fatalf("%q is not a demo panel", key)
+}
 
 func TestThePartnerDemosFramesAreAllowedOnAPortOtherThan3000(t *testing.T) {
 	t.Parallel()

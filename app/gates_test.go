@@ -3,10 +3,12 @@ package main
 import (
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/canvass/canvass/modules/mailer/mailertest"
+	"github.com/canvass/canvass/modules/tenancy"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -85,5 +87,35 @@ func TestASuspendedMemberGoesToTheSuspendedPage(t *testing.T) {
 		page, hops := c.follow("/feed")
 		assert.Equal(t, []string{"/suspended"}, hops)
 		assert.Contains(t, page.Body, "Your account is suspended")
+	})
+}
+
+func TestTheTermsPageShowsThePanelsTermsInTheMembersLanguageAndLinksItsOwnPage(t *testing.T) {
+	t.Parallel()
+	eachDialect(t, func(t *testing.T, e *env) {
+		c := e.client("northwind.localhost")
+		c.get("/join")
+		joined := c.postForm("/join", url.Values{"email": {"terms@northwind.test"}, "password": {"a-good-password"}})
+		require.Equal(t, http.StatusSeeOther, joined.StatusCode, joined.Body)
+
+		page, _ := c.follow("/feed")
+		assert.Contains(t, page.Body, `<section class="terms-text" tabindex="0" aria-labelledby="terms-text-h" lang="en">`)
+		assert.Contains(t, page.Body, "<p>Rewards. Each completed survey earns the reward it shows", "the demo's terms, a paragraph each")
+		assert.NotContains(t, page.Body, "terms-link", "Northwind has no terms page of its own")
+		assert.Less(t, strings.Index(page.Body, "Your data. We keep"), strings.Index(page.Body, `action="/accept-terms-and-conditions"`), "read before the button")
+
+		page, _ = c.follow("/accept-terms-and-conditions?lang=ru")
+		assert.Contains(t, page.Body, `lang="ru"`)
+		assert.Contains(t, page.Body, "<p>Вознаграждения. За каждый завершённый опрос")
+
+		// Terms in English alone and a page of its own: a Chinese member reads the English,
+		// marked as English, and gets the link.
+		e.changeDemoPanel(t, "northwind", func(spec *tenancy.PanelSpec) {
+			spec.AppSettings.TermsText = map[string]string{"en": "Only English terms.\r\n\r\nSecond paragraph."}
+			spec.AppSettings.TermsURL = "https://northwind.example/terms"
+		})
+		page, _ = c.follow("/accept-terms-and-conditions?lang=zh")
+		assert.Contains(t, page.Body, `<section class="terms-text" tabindex="0" aria-labelledby="terms-text-h" lang="en"><h2 id="terms-text-h" class="visually-hidden">条款和条件</h2><p>Only English terms.</p><p>Second paragraph.</p></section>`)
+		assert.Contains(t, page.Body, `<a href="https://northwind.example/terms" target="_blank" rel="noopener">阅读完整的条款和条件`)
 	})
 }

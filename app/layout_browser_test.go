@@ -16,7 +16,7 @@ func ruleIDs(vs []axeViolation) []string {
 	return ids
 }
 
-func TestInChromiumTheBottomMenuOfANarrowScreenKeepsFourSectionsAndMovesTheRestUnderMore(t *testing.T) {
+func TestInChromiumTheBottomMenuOfANarrowScreenKeepsFourSectionsThreeBelow360PxAndMovesTheRestUnderMore(t *testing.T) {
 	t.Parallel()
 	b := newBrowserEnv(t)
 	for _, noScript := range []bool{false, true} {
@@ -26,19 +26,29 @@ func TestInChromiumTheBottomMenuOfANarrowScreenKeepsFourSectionsAndMovesTheRestU
 		}
 		t.Run(name, func(t *testing.T) {
 			p := b.signedInFeed(t, noScript)
-			for _, width := range []int{320, 360} {
+			sheetLabels := `() => [...document.querySelectorAll('.nav-sheet .nav-item')].filter((a) => a.getClientRects().length > 0).map((a) => a.textContent.trim())`
+			for width, want := range map[int][]string{360: {"Home", "Redeem", "Transactions", "Invite friends", "More"}, 320: {"Home", "Redeem", "Transactions", "More"}} {
 				atWidth(t, p, width)
 				shown := p.MustEval(`() => [...document.querySelectorAll('nav.nav > ul > li')].filter((li) => li.getBoundingClientRect().width > 0).map((li) => li.querySelector('.nav-item').textContent.trim())`).Arr()
-				require.Len(t, shown, 5, "at %d px: four sections and More", width)
-				assert.Equal(t, "More", shown[4].String())
+				var labels []string
+				for _, s := range shown {
+					labels = append(labels, s.String())
+				}
+				assert.Equal(t, want, labels, "at %d px: 80 px an item below 360 px, 72 above", width)
 				assert.Empty(t, layoutRun(t, p), "at %d px nothing is cut", width)
+				p.MustElement(".nav-more summary").MustClick()
+				inSheet := p.MustEval(sheetLabels).Arr()
+				require.NotEmpty(t, inSheet)
+				assert.Equal(t, width == 320, inSheet[0].String() == "Invite friends", "at %d px the fourth section leads the sheet", width)
+				p.MustElement(".nav-more summary").MustClick()
 			}
+			atWidth(t, p, 360)
 
 			// More opens a sheet with the rest, Log out last, and leads there.
 			p.MustElement(".nav-more summary").MustClick()
 			sheet := p.MustElement(".nav-sheet")
 			require.True(t, sheet.MustVisible())
-			labels := p.MustEval(`() => [...document.querySelectorAll('.nav-sheet .nav-item')].map((a) => a.textContent.trim())`).Arr()
+			labels := p.MustEval(sheetLabels).Arr()
 			require.NotEmpty(t, labels)
 			assert.Equal(t, "Log out", labels[len(labels)-1].String())
 			assert.Contains(t, sheet.MustText(), "Settings")

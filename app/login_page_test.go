@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"net/http"
 	"net/url"
 	"testing"
@@ -14,16 +13,7 @@ import (
 // setLoginPage gives a demo panel its own login address (login_page_url) as a tenant file would.
 func setLoginPage(t *testing.T, e *env, panelKey, address string) {
 	t.Helper()
-	var spec tenancy.PanelSpec
-	for _, p := range demoPanels() {
-		if p.Key == panelKey {
-			spec = p
-		}
-	}
-	require.Equal(t, panelKey, spec.Key, "a demo panel")
-	spec.LoginPageURL = address
-	_, err := e.app.Tenancy.Apply(context.Background(), spec)
-	require.NoError(t, err)
+	e.changeDemoPanel(t, panelKey, func(spec *tenancy.PanelSpec) { spec.LoginPageURL = address })
 }
 
 func TestAVisitorOnAPrivatePageGoesToThePanelsOwnLoginWithRedirectAndReferrer(t *testing.T) {

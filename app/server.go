@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"os"
 	"sync"
 	"time"
 
@@ -19,6 +20,7 @@ import (
 	"github.com/canvass/canvass/modules/console"
 	"github.com/canvass/canvass/modules/events"
 	"github.com/canvass/canvass/modules/feed"
+	"github.com/canvass/canvass/modules/gallery"
 	"github.com/canvass/canvass/modules/home"
 	"github.com/canvass/canvass/modules/jobs"
 	"github.com/canvass/canvass/modules/mailer"
@@ -40,6 +42,7 @@ import (
 	"github.com/canvass/canvass/static"
 	"github.com/gofiber/fiber/v3"
 	"github.com/gofiber/fiber/v3/middleware/requestid"
+	fiberstatic "github.com/gofiber/fiber/v3/middleware/static"
 	"gorm.io/gorm"
 )
 
@@ -80,6 +83,8 @@ type App struct {
 	APIDocs *apidocs.Module
 	// Console is the operator console, served on its own host only (CANVASS_CONSOLE_HOST).
 	Console *console.Module
+	// Gallery shows every page state from fixtures (/_dev/gallery); nil in production.
+	Gallery *gallery.Module
 	// Metrics is this server's Prometheus registry (served on CANVASS_METRICS_ADDR when set).
 	Metrics *metrics.Metrics
 	// Jobs is the background job queue (mail, periodic clean-up), worked by `canvass serve`.
@@ -253,6 +258,15 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 		}
 		return sqlDB.PingContext(ctx)
 	}, log)
+	if !cfg.Production() {
+		var panels []*web.Panel
+		for _, spec := range demoPanelsFor(cfg.Addr) {
+			panels = append(panels, spec.Preview())
+		}
+		if a.Gallery, err = gallery.New(gallery.Deps{Kit: kit, Panels: panels}); err != nil {
+			return nil, err
+		}
+	}
 	if err := watchDatabase(a, db); err != nil {
 		return nil, err
 	}
@@ -286,7 +300,16 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	if stale := staticFiles.Stale(); len(stale) > 0 {
 		log.Warn("precompressed static files are older than their sources and are not served (run `make islands`)", "files", stale)
 	}
+	if cfg.StaticDir != "" {
+		// `make dev`: what is on disk now, never cached, before the binary's own copy.
+		f.Use("/static", fiberstatic.New("", fiberstatic.Config{FS: os.DirFS(cfg.StaticDir), CacheDuration: -1,
+			ModifyResponse: func(c fiber.Ctx) error { c.Set(fiber.HeaderCacheControl, "no-cache"); return nil }}))
+		kit.WatchAssets(os.DirFS(cfg.StaticDir))
+	}
 	f.Use("/static", staticFiles.Handler())
+	if a.Gallery != nil {
+		a.Gallery.Routes(f) // any host, before tenancy: its panel is chosen by ?panel=
+	}
 	// The console host is answered by the console alone, before panel tenancy (which knows no
 	// such domain) and uncompressed (its forms carry a CSRF token: BREACH).
 	f.Use(a.Console.Gate())

@@ -63,17 +63,9 @@ func setDemoTags(t *testing.T, e *env, analyticsID, managerID string) {
 // setPanelTags gives a demo panel (demo or northwind) its tag ids as a tenant file would.
 func setPanelTags(t *testing.T, e *env, panelKey, analyticsID, managerID string) {
 	t.Helper()
-	var spec tenancy.PanelSpec
-	for _, p := range demoPanels() {
-		if p.Key == panelKey {
-			spec = p
-		}
-	}
-	require.Equal(t, panelKey, spec.Key, "a demo panel")
-	spec.AppSettings.GoogleAnalyticsID = analyticsID
-	spec.AppSettings.GoogleTagMngrID = managerID
-	_, err := e.app.Tenancy.Apply(context.Background(), spec)
-	require.NoError(t, err)
+	e.changeDemoPanel(t, panelKey, func(spec *tenancy.PanelSpec) {
+		spec.AppSettings.GoogleAnalyticsID, spec.AppSettings.GoogleTagMngrID = analyticsID, managerID
+	})
 }
 
 func directive(csp, name string) string {

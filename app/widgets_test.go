@@ -18,6 +18,7 @@ import (
 
 	"github.com/canvass/canvass/migrations/dbtest"
 	"github.com/canvass/canvass/modules/accounts"
+	"github.com/canvass/canvass/modules/tenancy"
 	"github.com/canvass/canvass/modules/web"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -100,15 +101,9 @@ func setCookie(res *response, name string) *http.Cookie {
 // widgetsOf gives a demo panel its widget_after and embed origins, as a tenant file would.
 func (e *env) widgetsOf(t *testing.T, key, after string, origins ...string) {
 	t.Helper()
-	for _, spec := range demoPanels() {
-		if spec.Key == key {
-			spec.AppSettings.WidgetAfter, spec.AppSettings.EmbedOrigins = after, origins
-			_, err := e.app.Tenancy.Apply(context.Background(), spec)
-			require.NoError(t, err)
-			return
-		}
-	}
-	t.Fatalf("no demo panel %s", key)
+	e.changeDemoPanel(t, key, func(spec *tenancy.PanelSpec) {
+		spec.AppSettings.WidgetAfter, spec.AppSettings.EmbedOrigins = after, origins
+	})
 }
 
 // widgetIsland are the props a widget page gives its island.

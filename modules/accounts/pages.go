@@ -2,6 +2,7 @@ package accounts
 
 import (
 	"errors"
+	"regexp"
 	"strings"
 
 	"github.com/canvass/canvass/modules/web"
@@ -233,7 +234,29 @@ func (m *Module) logoutPage(c fiber.Ctx) error {
 }
 
 func (m *Module) termsPage(c fiber.Ctx) error {
-	return m.kit.Render(c, fiber.StatusOK, views.Terms(views.FormProps{Done: web.MemberOf(c).AcceptedTerms}))
+	return m.kit.Render(c, fiber.StatusOK, views.Terms(views.FormProps{Done: web.MemberOf(c).AcceptedTerms, Terms: termsOf(web.PanelOf(c), web.LocaleOf(c))}))
+}
+
+// blankLine parts a panel's terms into paragraphs.
+var blankLine = regexp.MustCompile(`\n\s*\n`)
+
+// termsOf is what the accept-terms page shows of the panel's terms: the text in lang, else in
+// the panel's default language, in paragraphs, and the link to its own page of them.
+func termsOf(p *web.Panel, lang string) *views.TermsText {
+	if p == nil || p.TermsURL == "" && len(p.TermsText) == 0 {
+		return nil
+	}
+	t := &views.TermsText{URL: p.TermsURL, Lang: lang}
+	text, ok := p.TermsText[lang]
+	if !ok {
+		t.Lang, text = p.DefaultLanguage, p.TermsText[p.DefaultLanguage]
+	}
+	for _, para := range blankLine.Split(strings.ReplaceAll(text, "\r\n", "\n"), -1) {
+		if para = strings.TrimSpace(para); para != "" {
+			t.Paragraphs = append(t.Paragraphs, para)
+		}
+	}
+	return t
 }
 
 func (m *Module) termsAccept(c fiber.Ctx) error {

@@ -3,6 +3,7 @@ package referrals
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/url"
 	"strings"
 	"time"
@@ -129,7 +130,7 @@ func (m *Module) resendSubmit(c fiber.Ctx) error {
 		return m.refused(c, err, PagePath)
 	}
 	if web.IsHTMX(c) {
-		return toast(c, m.kit.T(c, "flash.referral_resent", nil), "success")
+		return m.toastBlades(c, m.kit.T(c, "flash.referral_resent", nil))
 	}
 	m.kit.FlashNext(c, "success", "flash.referral_resent")
 	return c.Redirect().Status(fiber.StatusSeeOther).To(returnTo(c, PagePath))
@@ -150,7 +151,7 @@ func (m *Module) dismissSubmit(c fiber.Ctx) error {
 		return m.refused(c, err, "/feed")
 	}
 	if web.IsHTMX(c) {
-		return toast(c, m.kit.T(c, "flash.blade_dismissed", nil), "success")
+		return m.toastBlades(c, m.kit.T(c, "flash.blade_dismissed", nil))
 	}
 	m.kit.FlashNext(c, "success", "flash.blade_dismissed")
 	return c.Redirect().Status(fiber.StatusSeeOther).To(returnTo(c, "/feed"))
@@ -167,7 +168,7 @@ func (m *Module) thankSubmit(c fiber.Ctx) error {
 		if name != "" {
 			msg = m.kit.T(c, "referrals.thanked_name", map[string]any{"Name": name})
 		}
-		return toast(c, msg, "success")
+		return m.toastBlades(c, msg)
 	}
 	m.kit.FlashNext(c, "success", "flash.referral_thanked")
 	return c.Redirect().Status(fiber.StatusSeeOther).To(returnTo(c, "/feed"))
@@ -209,10 +210,29 @@ func returnTo(c fiber.Ctx, fallback string) string {
 
 // toast answers an htmx request with an empty body and a toast (HX-Trigger, islands/lib/toast.ts).
 func toast(c fiber.Ctx, message, kind string) error {
+	setToast(c, message, kind)
+	return c.Status(fiber.StatusOK).SendString("")
+}
+
+// toastBlades answers an htmx post from the feed's notices (their stack is its target) with
+// the stack as it now is, so its count stays true and the next notice moves up; any other
+// htmx post with the toast alone.
+func (m *Module) toastBlades(c fiber.Ctx, message string) error {
+	if c.Get("HX-Target") != "blades" {
+		return toast(c, message, "success")
+	}
+	list, err := m.FeedBlades(c)
+	if err != nil {
+		return fmt.Errorf("notices after an action: %w", err)
+	}
+	setToast(c, message, "success")
+	return m.kit.Render(c, fiber.StatusOK, feedview.Blades(list))
+}
+
+func setToast(c fiber.Ctx, message, kind string) {
 	trigger, _ := json.Marshal(map[string]any{"toast": map[string]string{"message": message, "type": kind}})
 	c.Set("HX-Trigger", string(trigger))
 	c.Set(fiber.HeaderCacheControl, "no-store")
-	return c.Status(fiber.StatusOK).SendString("")
 }
 
 // GET /affiliates/:code: what a partner's code brings. A visitor may join with it or log in

@@ -28,13 +28,19 @@ type Panel struct {
 
 // AppSettings are the spec's panel app_settings.
 type AppSettings struct {
-	WebAppName              string `json:"web_app_name" yaml:"web_app_name"`
-	GoogleAnalyticsID       string `json:"google_analytics_id" yaml:"google_analytics_id"`
-	GoogleTagMngrID         string `json:"google_tag_mngr_id" yaml:"google_tag_mngr_id"`
-	TrackingPixel           string `json:"tracking_pixel" yaml:"tracking_pixel"`
-	TermsRequired           bool   `json:"terms_required" yaml:"terms_required"`
-	EmailValidationReminder bool   `json:"email_validation_reminder" yaml:"email_validation_reminder"`
-	Theme                   string `json:"theme" yaml:"theme"`
+	WebAppName        string `json:"web_app_name" yaml:"web_app_name"`
+	GoogleAnalyticsID string `json:"google_analytics_id" yaml:"google_analytics_id"`
+	GoogleTagMngrID   string `json:"google_tag_mngr_id" yaml:"google_tag_mngr_id"`
+	TrackingPixel     string `json:"tracking_pixel" yaml:"tracking_pixel"`
+	TermsRequired     bool   `json:"terms_required" yaml:"terms_required"`
+	// TermsURL is the panel's own page of its terms and conditions (http(s)); the accept-terms
+	// page links it. TermsText is the terms themselves by language code (blank lines part
+	// paragraphs), shown on that page in the member's language, else the panel's default.
+	// A panel that requires terms gives either or both, so members read what they accept.
+	TermsURL                string            `json:"terms_url,omitempty" yaml:"terms_url"`
+	TermsText               map[string]string `json:"terms_text,omitempty" yaml:"terms_text"`
+	EmailValidationReminder bool              `json:"email_validation_reminder" yaml:"email_validation_reminder"`
+	Theme                   string            `json:"theme" yaml:"theme"`
 	// EmbedOrigins may frame the panel's /embed/ pages and its login and join widgets besides
 	// its own domains (scheme://host[:port], e.g. https://www.tenant.example); the widgets post
 	// their messages to these origins only. One list: a site trusted to frame the panel is

@@ -1,8 +1,10 @@
 package tenancy
 
 import (
-	"github.com/canvass/canvass/modules/web"
+	"strings"
 	"testing"
+
+	"github.com/canvass/canvass/modules/web"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -25,6 +27,8 @@ func TestAValidPanelSpecHasNoProblems(t *testing.T) {
 	s := validSpec("acme", []string{"acme.example.com", "localhost:3000"}, "en", "es", "ru", "zh")
 	s.ID = "0b5e7c4e-6f2a-4a7e-9d61-6c1f0a7d2b11"
 	s.AppTheme = AppTheme{"color_primary": "#112233", "logo_url": "https://cdn.example.com/logo.svg"}
+	s.AppSettings.TermsURL = "https://acme.example.com/terms"
+	s.AppSettings.TermsText = map[string]string{"en": "Be kind.\n\nAnswer once.", "zh": strings.Repeat("条", MaxTermsText)}
 	assert.NoError(t, s.Validate(web.IsSupported))
 }
 
@@ -53,6 +57,14 @@ func TestPanelSpecValidateRefusesWhatTheSpecForbids(t *testing.T) {
 		{"an unsupported language", func(s *PanelSpec) { s.Languages = []string{"en", "fr"} }, `languages[1]: "fr" is not a supported language`},
 		{"a theme problem", func(s *PanelSpec) { s.AppTheme = AppTheme{"logo_url": "http://cdn.example.com/logo.svg"} }, "app_theme: logo_url must be an https:// address"},
 		{"a panel to move to that is no key", func(s *PanelSpec) { s.AppSettings.ChangeInstanceTo = []string{"other", "Not A Key"} }, `app_settings.change_instance_to[1]: "Not A Key" is not the key of another panel`},
+		{"a terms page that is a script", func(s *PanelSpec) { s.AppSettings.TermsURL = "javascript:alert(1)" }, `app_settings.terms_url: "javascript:alert(1)" is not an http(s) address`},
+		{"a terms page without a host", func(s *PanelSpec) { s.AppSettings.TermsURL = "/terms.html" }, `app_settings.terms_url: "/terms.html"`},
+		{"terms in a language the panel lacks", func(s *PanelSpec) {
+			s.AppSettings.TermsText = map[string]string{"en": "Be kind.", "ru": "Будьте добры."}
+		}, `app_settings.terms_text.ru: "ru" is not one of the panel's languages`},
+		{"terms longer than a box", func(s *PanelSpec) {
+			s.AppSettings.TermsText = map[string]string{"es": strings.Repeat("é", MaxTermsText+1)}
+		}, "app_settings.terms_text.es: 50001 characters, more than 50000"},
 		{"moving to the panel itself", func(s *PanelSpec) { s.AppSettings.ChangeInstanceTo = []string{"acme"} }, `app_settings.change_instance_to[0]: "acme" is not the key of another panel`},
 	}
 	for _, tc := range cases {

@@ -90,6 +90,8 @@ func toWeb(l *loaded) *web.Panel {
 		CurrencyCode:        l.Panel.CurrencyCode,
 		WebAppName:          l.Panel.AppSettings.WebAppName,
 		TermsRequired:       l.Panel.AppSettings.TermsRequired,
+		TermsURL:            l.Panel.AppSettings.TermsURL,
+		TermsText:           l.Panel.AppSettings.TermsText,
 		EmailValidation:     l.Panel.AppSettings.EmailValidationReminder,
 		DirectOnboarding:    l.Panel.AppSettings.DirectOnboarding,
 		WidgetAfter:         cmp.Or(l.Panel.AppSettings.WidgetAfter, web.WidgetAfterFrame),
@@ -123,4 +125,23 @@ func toWeb(l *loaded) *web.Panel {
 		p.Hosts = append(p.Hosts, d.Host)
 	}
 	return p
+}
+
+// Preview is the panel a spec describes, as requests would see it once applied, built without
+// a database: the development gallery dresses its fixtures in the demo panels this way.
+func (spec PanelSpec) Preview() *web.Panel {
+	l := &loaded{
+		Panel: Panel{ID: spec.ID, Key: spec.Key, Name: spec.Name, CurrencyCode: spec.CurrencyCode,
+			AppSettings: spec.AppSettings, AppTheme: spec.AppTheme.Compact(),
+			LoginPageURL: spec.LoginPageURL, LogoutPageURL: spec.LogoutPageURL},
+		Instance: Instance{ID: spec.Instance.Code, Code: spec.Instance.Code, Key: cmp.Or(spec.Instance.Key, spec.Instance.Code), Name: spec.Instance.Name},
+	}
+	l.Panel.AppSettings.WebAppName = cmp.Or(l.Panel.AppSettings.WebAppName, spec.Name)
+	for i, code := range spec.Languages {
+		l.Languages = append(l.Languages, PanelLanguage{PanelID: spec.ID, LanguageCode: code, IsDefault: i == 0, Position: i})
+	}
+	for i, h := range spec.Hosts {
+		l.Domains = append(l.Domains, Domain{Host: NormalizeHost(h), PanelID: spec.ID, Position: i})
+	}
+	return toWeb(l)
 }

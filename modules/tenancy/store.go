@@ -5,8 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/canvass/canvass/modules/web"
 	"github.com/google/uuid"
@@ -90,6 +93,9 @@ type PanelSpec struct {
 	LogoutPageURL string      `yaml:"logout_page_url"`
 }
 
+// MaxTermsText bounds a panel's terms in one language: long terms are a link's (terms_url).
+const MaxTermsText = 50000
+
 // reservedCodes cannot be instance codes: they are path segments of other API families.
 var reservedCodes = map[string]bool{"onboarding": true, "translations": true, "public": true}
 
@@ -145,6 +151,17 @@ func (p *PanelSpec) Validate(supported func(string) bool) error {
 	if px := p.AppSettings.TrackingPixel; px != "" {
 		if src, _ := web.TrackingPixelURL(px); src == "" {
 			bad("app_settings.tracking_pixel: %q is not an http(s) image address", px)
+		}
+	}
+	if u := p.AppSettings.TermsURL; u != "" && !web.ValidPageURL(u) {
+		bad("app_settings.terms_url: %q is not an http(s) address", u)
+	}
+	for _, lang := range slices.Sorted(maps.Keys(p.AppSettings.TermsText)) {
+		switch text := p.AppSettings.TermsText[lang]; {
+		case !slices.Contains(p.Languages, lang):
+			bad("app_settings.terms_text.%s: %q is not one of the panel's languages", lang, lang)
+		case utf8.RuneCountInString(text) > MaxTermsText:
+			bad("app_settings.terms_text.%s: %d characters, more than %d", lang, utf8.RuneCountInString(text), MaxTermsText)
 		}
 	}
 	if n := p.AppSettings.SignUpsPerIPPerHour; n < 0 || n > 100000 {

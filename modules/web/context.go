@@ -19,6 +19,10 @@ type Panel struct {
 	Languages       []Language // in the panel's order
 	WebAppName      string
 	TermsRequired   bool
+	// TermsURL and TermsText are the panel's terms and conditions: a link to its own page of
+	// them, and the text by language code (app_settings.terms_url, terms_text).
+	TermsURL        string
+	TermsText       map[string]string
 	EmailValidation bool // app_settings.email_validation_reminder
 	// DirectOnboarding: visitors at the root and members with an unvalidated email go to
 	// /onboarding (app_settings.direct_onboarding).

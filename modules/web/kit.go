@@ -31,6 +31,9 @@ type Kit struct {
 	Assets  *static.Assets
 	secret  []byte
 	cssURL  string
+	// devAssets, under `make dev`, is the static folder on disk: each page names the islands
+	// of the build Vite last wrote there (WatchAssets).
+	devAssets fs.FS
 
 	nav        []NavEntry
 	clientIDs  []string
@@ -60,6 +63,14 @@ func NewKit(env string, secret string, log *slog.Logger, locales *Locales, asset
 		k.cssURL += "?v=" + hex.EncodeToString(sum[:6])
 	}
 	return k
+}
+
+// WatchAssets makes pages name what a static folder on disk holds as it is now (`make dev`):
+// the islands of the build Vite last wrote there, and the stylesheet unversioned, for the disk
+// handler serves it uncached. Never in production, whose assets are the binary's own.
+func (k *Kit) WatchAssets(dir fs.FS) {
+	k.devAssets = dir
+	k.cssURL = "/static/css/app.css"
 }
 
 // Secret returns a key derived from the configured secret for one purpose.
@@ -129,15 +140,65 @@ func UseHTMX(c fiber.Ctx) { UseIsland(c, "htmx") }
 
 // Page builds what every template reads about the request.
 func (k *Kit) Page(c fiber.Ctx) *views.Page {
-	lang := LocaleOf(c)
+	member := MemberOf(c)
+	islands, _ := c.Locals(islandsKey{}).([]string)
+	p := k.page(PanelOf(c), LocaleOf(c), member != nil, islands)
+	p.Path = c.Path()
+	p.CurrentURL = string(c.Request().URI().RequestURI())
+	p.CSRFToken = CSRFToken(c)
+	p.RequestID = c.RequestID()
+	if member != nil {
+		p.Member = &views.Member{Email: member.Email, Username: member.Username}
+		for _, e := range k.nav {
+			if e.Show != nil && !e.Show(c) {
+				continue
+			}
+			active := c.Path() == e.Href || (e.Href != "/" && len(c.Path()) > len(e.Href) && c.Path()[:len(e.Href)+1] == e.Href+"/")
+			p.Nav = append(p.Nav, views.NavItem{Href: e.Href, Icon: e.Icon, Label: p.Translate(e.LabelID, nil, nil), Active: active})
+		}
+	}
+	if f := c.Cookies(flashCookie); f != "" {
+		kind, id, _ := strings.Cut(f, "|")
+		if flashable(kind, id) {
+			p.Flash = append(p.Flash, views.Flash{Type: kind, Message: p.Translate(id, nil, nil)})
+		}
+		k.ClearCookie(c, flashCookie)
+	}
+	p.FieldErrors = k.sentBackFields(c, p.Translate)
+	for _, f := range flashes(c) {
+		p.Flash = append(p.Flash, views.Flash{Type: f[0], Message: f[1]})
+	}
+	for _, hook := range k.pageHooks {
+		hook(c, p)
+	}
+	return p
+}
+
+// FixturePage is the page a member (or, with member nil, a visitor) of panel would get at path
+// in lang, built from what it is given alone: no request, cookie, hook or database. The
+// development gallery renders its fixtures in it. A member sees every navigation entry, as the
+// demo member does: the fullest menu is the one a layout must fit.
+func (k *Kit) FixturePage(panel *Panel, lang, path string, member *views.Member, islands []string) *views.Page {
+	p := k.page(panel, lang, member != nil, islands)
+	p.Path, p.CurrentURL = path, path
+	p.CSRFToken = "gallery-fixture-token"
+	if member != nil {
+		p.Member = member
+		for _, e := range k.nav {
+			active := path == e.Href || strings.HasPrefix(path, e.Href+"/")
+			p.Nav = append(p.Nav, views.NavItem{Href: e.Href, Icon: e.Icon, Label: p.Translate(e.LabelID, nil, nil), Active: active})
+		}
+	}
+	return p
+}
+
+// page is the part of a page that follows from the panel, the language, whether a member is
+// signed in and the islands on it.
+func (k *Kit) page(panel *Panel, lang string, member bool, islands []string) *views.Page {
 	p := &views.Page{
 		AppName:    "the app",
 		Lang:       lang,
-		Path:       c.Path(),
-		CurrentURL: string(c.Request().URI().RequestURI()),
-		CSRFToken:  CSRFToken(c),
-		Translate:  k.translator(PanelOf(c), lang),
-		RequestID:  c.RequestID(),
+		Translate:  k.translator(panel, lang),
 		FaviconURL: "/static/img/favicon.svg",
 		FontFamily: "'Open Sans', sans-serif",
 		Styles:     []string{k.cssURL},
@@ -145,13 +206,12 @@ func (k *Kit) Page(c fiber.Ctx) *views.Page {
 	if k.Env != "production" {
 		p.EnvSuffix = " - " + k.Env
 	}
-	member := MemberOf(c)
-	if panel := PanelOf(c); panel != nil {
+	if panel != nil {
 		// The spec's order: app_settings.web_app_name, the profile's platformName, "the app".
 		switch {
 		case panel.WebAppName != "":
 			p.AppName = panel.WebAppName
-		case member != nil && panel.Name != "":
+		case member && panel.Name != "":
 			p.AppName = panel.Name
 		}
 		p.ThemeCSS = panel.ThemeCSS
@@ -168,19 +228,16 @@ func (k *Kit) Page(c fiber.Ctx) *views.Page {
 			p.Languages = append(p.Languages, views.Language{Code: l.Code, Name: l.Name, IsDefault: l.IsDefault})
 		}
 	}
-	if member != nil {
-		p.Member = &views.Member{Email: member.Email, Username: member.Username}
-		for _, e := range k.nav {
-			if e.Show != nil && !e.Show(c) {
-				continue
-			}
-			active := c.Path() == e.Href || (e.Href != "/" && len(c.Path()) > len(e.Href) && c.Path()[:len(e.Href)+1] == e.Href+"/")
-			p.Nav = append(p.Nav, views.NavItem{Href: e.Href, Icon: e.Icon, Label: p.Translate(e.LabelID, nil, nil), Active: active})
+	assets := k.Assets
+	if k.devAssets != nil {
+		if a, err := static.Load(k.devAssets); err == nil {
+			assets = a
+		} else {
+			k.Log.Warn("reading the islands' manifest on disk", "err", err)
 		}
 	}
-	if k.Assets != nil {
-		islands, _ := c.Locals(islandsKey{}).([]string)
-		tags := k.Assets.Head(islands...)
+	if assets != nil {
+		tags := assets.Head(islands...)
 		p.Scripts, p.Preloads = tags.Scripts, tags.Preloads
 		p.Styles = append(p.Styles, tags.Styles...)
 		if len(p.Scripts) > 0 {
@@ -189,20 +246,6 @@ func (k *Kit) Page(c fiber.Ctx) *views.Page {
 				p.ClientMessages[id] = p.Translate(id, nil, nil)
 			}
 		}
-	}
-	if f := c.Cookies(flashCookie); f != "" {
-		kind, id, _ := strings.Cut(f, "|")
-		if flashable(kind, id) {
-			p.Flash = append(p.Flash, views.Flash{Type: kind, Message: p.Translate(id, nil, nil)})
-		}
-		k.ClearCookie(c, flashCookie)
-	}
-	p.FieldErrors = k.sentBackFields(c, p.Translate)
-	for _, f := range flashes(c) {
-		p.Flash = append(p.Flash, views.Flash{Type: f[0], Message: f[1]})
-	}
-	for _, hook := range k.pageHooks {
-		hook(c, p)
 	}
 	return p
 }
@@ -285,12 +328,18 @@ func (k *Kit) logTagOnce(p *Panel, id string, level slog.Level, msg string) {
 // Date formats an instant in the request's language, "Apr 30, 2027" (with the time when
 // withTime: "Apr 30, 2027 at 12:00 UTC"). It is in UTC: members' time zones are unknown.
 func (k *Kit) Date(c fiber.Ctx, at time.Time, withTime bool) string {
+	return k.DateIn(PanelOf(c), LocaleOf(c), at, withTime)
+}
+
+// DateIn is Date for a panel and language without a request (mail, the gallery).
+func (k *Kit) DateIn(panel *Panel, lang string, at time.Time, withTime bool) string {
 	at = at.UTC()
-	data := map[string]any{"Day": at.Day(), "Month": k.T(c, fmt.Sprintf("month_short.%d", int(at.Month())), nil), "Year": at.Year(), "Time": at.Format("15:04")}
+	t := func(id string, data map[string]any) string { return k.Translate(panel, lang, id, data, nil) }
+	data := map[string]any{"Day": at.Day(), "Month": t(fmt.Sprintf("month_short.%d", int(at.Month())), nil), "Year": at.Year(), "Time": at.Format("15:04")}
 	if withTime {
-		return k.T(c, "common.datetime", data)
+		return t("common.datetime", data)
 	}
-	return k.T(c, "common.date", data)
+	return t("common.date", data)
 }
 
 const flashCookie = "flash"

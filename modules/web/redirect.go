@@ -85,3 +85,10 @@ func EndpointURL(v string) bool {
 	}
 	return false
 }
+
+// ValidPageURL tells whether s is an absolute http(s) address of a page on a named host, as a
+// panel's links to its own site (its terms) must be: never javascript:, data: or a relative path.
+func ValidPageURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && len(s) <= 2000 && (u.Scheme == "https" || u.Scheme == "http") && u.Hostname() != "" && u.User == nil
+}

@@ -190,6 +190,12 @@ func (k *Kit) EmbedderOrigin(c fiber.Ctx, address string) string {
 	return ""
 }
 
+type mailKey struct{}
+
+// AsMail marks the response as a mail's HTML shown in the browser (the development gallery):
+// it gets a policy of its own that lets its inline styles apply and runs nothing.
+func AsMail(c fiber.Ctx) { c.Locals(mailKey{}, true) }
+
 // SecurityHeaders sets CSP (object-src 'none', base-uri 'none', frame-ancestors 'self' unless
 // a handler allowed framing), nosniff, a Referrer-Policy and, in production, HSTS.
 func (k *Kit) SecurityHeaders() fiber.Handler {
@@ -217,12 +223,18 @@ func (k *Kit) SecurityHeaders() fiber.Handler {
 			extra = CSPSources{Script: slices.Concat(extra.Script, tag.Script), Frame: slices.Concat(extra.Frame, tag.Frame),
 				Connect: slices.Concat(extra.Connect, tag.Connect), Style: extra.Style, Img: extra.Img}
 		}
-		// frame-src: video questions embed YouTube's privacy-enhanced player.
-		h.Set("Content-Security-Policy", "default-src 'self'; "+withSources("script-src 'self' 'nonce-"+nonce+"'", extra.Script)+
-			"; "+withSources("style-src "+styleSrc, extra.Style)+
-			"; "+withSources("img-src 'self' https: data:", extra.Img)+"; font-src 'self' https: data:; "+withSources("connect-src 'self'", extra.Connect)+
-			"; "+withSources("frame-src 'self' https://www.youtube-nocookie.com", extra.Frame)+"; form-action 'self'; frame-ancestors "+frame+
-			"; object-src 'none'; base-uri 'none'")
+		csp := "default-src 'self'; " + withSources("script-src 'self' 'nonce-"+nonce+"'", extra.Script) +
+			"; " + withSources("style-src "+styleSrc, extra.Style) +
+			"; " + withSources("img-src 'self' https: data:", extra.Img) + "; font-src 'self' https: data:; " + withSources("connect-src 'self'", extra.Connect) +
+			// frame-src: video questions embed YouTube's privacy-enhanced player.
+			"; " + withSources("frame-src 'self' https://www.youtube-nocookie.com", extra.Frame) + "; form-action 'self'; frame-ancestors " + frame +
+			"; object-src 'none'; base-uri 'none'"
+		if mail, _ := c.Locals(mailKey{}).(bool); mail {
+			// A mail's inline styles apply, as in a mail client (a nonce would void
+			// 'unsafe-inline'); nothing runs, nothing is fetched but images.
+			csp = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https: data:; frame-ancestors " + frame + "; form-action 'none'; base-uri 'none'"
+		}
+		h.Set("Content-Security-Policy", csp)
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
 		if k.Env == "production" {

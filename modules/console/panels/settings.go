@@ -72,6 +72,18 @@ func readSettingsForm(c fiber.Ctx) settingsForm {
 		DirectOnboarding:        c.FormValue("direct_onboarding") == "on",
 		WidgetAfter:             c.FormValue("widget_after"),
 		ChangeInstanceTo:        lines(f.ChangeTo),
+		TermsURL:                strings.TrimSpace(c.FormValue("terms_url")),
+	}
+	// The terms in each language the form offers (every supported one: a language ticked in
+	// the same post has its box already); an empty box is no text in that language.
+	for _, l := range web.Supported {
+		lang := l.Code
+		if text := strings.TrimSpace(c.FormValue("terms_text_" + lang)); text != "" {
+			if s.AppSettings.TermsText == nil {
+				s.AppSettings.TermsText = map[string]string{}
+			}
+			s.AppSettings.TermsText[lang] = text
+		}
 	}
 	s.LoginPageURL = strings.TrimSpace(c.FormValue("login_page_url"))
 	s.LogoutPageURL = strings.TrimSpace(c.FormValue("logout_page_url"))
@@ -86,6 +98,7 @@ var settingsFields = []struct{ prefix, field, id string }{
 	{"app_settings.embed_origins", "embed_origins", "console.panels.error.embed_origins"},
 	{"app_settings.widget_after", "widget_after", "console.panels.error.widget_after"},
 	{"app_settings.change_instance_to", "change_instance_to", "console.panels.error.change_instance_to"},
+	{"app_settings.terms_url", "terms_url", "console.panels.error.terms_url"},
 	{"key", "key", "console.panels.error.key"},
 	{"instance.code", "key", "console.panels.error.key"},
 	{"name", "name", "console.panels.error.name"},
@@ -114,6 +127,10 @@ func (p *Part) checkSpec(spec tenancy.PanelSpec, def string, langs []string) []p
 
 func mapProblem(line string, spec tenancy.PanelSpec) problem {
 	path, _, _ := strings.Cut(line, ": ")
+	if lang, ok := strings.CutPrefix(path, "app_settings.terms_text."); ok {
+		// Its box: a language not among the panel's, or text too long for a box.
+		return problem{"terms_text_" + lang, "console.panels.error.terms_text", map[string]any{"Language": web.LanguageName(lang), "Max": tenancy.MaxTermsText}}
+	}
 	for _, f := range settingsFields {
 		if path != f.prefix && !strings.HasPrefix(path, f.prefix+"[") {
 			continue
@@ -227,7 +244,19 @@ func (p *Part) renderSettings(c fiber.Ctx, a console.PanelAccess, status int, f 
 			hint(withType(text("login_page_url", f.S.LoginPageURL), "url"), "console.panels.hint.page_url"),
 			hint(withType(text("logout_page_url", f.S.LogoutPageURL), "url"), "console.panels.hint.page_url"),
 			embed, changeTo,
+			hint(withType(text("terms_url", s.TermsURL), "url"), "console.panels.hint.terms_url"),
 		},
+	}
+	// A box of terms for each language the panel offers, and for any the stored text has.
+	for _, l := range web.Supported {
+		lang := l.Code
+		if !slices.Contains(f.Languages, lang) && s.TermsText[lang] == "" {
+			continue
+		}
+		box := text("terms_text_"+lang, s.TermsText[lang])
+		box.Label = p.t(c, "console.panels.field.terms_text", map[string]any{"Language": web.LanguageName(lang)})
+		box.Hint, box.Rows = p.t(c, "console.panels.hint.terms_text", nil), 6
+		props.Texts = append(props.Texts, box)
 	}
 	return p.m.Render(c, status, panelviews.Settings(props))
 }
