@@ -411,7 +411,9 @@ func (sc *messageScanner) scanGo(dir string) error {
 			}
 			return nil
 		}
-		if strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
+		// The gallery's fixtures (views/*/gallery.go) pass ids through helpers of their own;
+		// modules/gallery's test renders every state and fails on an id the catalogue lacks.
+		if strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") && filepath.Base(path) != "gallery.go" {
 			byDir[filepath.Dir(path)] = append(byDir[filepath.Dir(path)], path)
 		}
 		return nil

@@ -208,6 +208,12 @@ func (m *Module) state(c fiber.Ctx) error {
 		member = &views.Member{Email: "member@demo.test", Username: "demo-member"}
 	}
 	page := m.kit.FixturePage(dressed, lang, st.Path, member, st.Islands)
+	if dressed == nil {
+		// Neutral theme, but a message the language lacks is still noted (for the panel).
+		page.Translate = func(id string, data map[string]any, count any) string {
+			return m.kit.Translate(panel, lang, id, data, count)
+		}
+	}
 	if member != nil {
 		page.Balance = f.Money(2500)
 	}

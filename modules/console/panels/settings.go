@@ -253,10 +253,12 @@ func (p *Part) renderSettings(c fiber.Ctx, a console.PanelAccess, status int, f 
 		if !slices.Contains(f.Languages, lang) && s.TermsText[lang] == "" {
 			continue
 		}
-		box := text("terms_text_"+lang, s.TermsText[lang])
-		box.Label = p.t(c, "console.panels.field.terms_text", map[string]any{"Language": web.LanguageName(lang)})
-		box.Hint, box.Rows = p.t(c, "console.panels.hint.terms_text", nil), 6
-		props.Texts = append(props.Texts, box)
+		name := "terms_text_" + lang
+		props.Texts = append(props.Texts, panelviews.TextField{
+			Name: name, Value: s.TermsText[lang], Error: errs[name], Rows: 6,
+			Label: p.t(c, "console.panels.field.terms_text", map[string]any{"Language": web.LanguageName(lang)}),
+			Hint:  p.t(c, "console.panels.hint.terms_text", nil),
+		})
 	}
 	return p.m.Render(c, status, panelviews.Settings(props))
 }
