@@ -318,6 +318,9 @@ var a11ySkipped = map[string]string{
 	"/settings/connections/:provider":                  "redirects to the provider (its page is walked in \"sign in with a provider\")",
 	"/media/profile-pics/:key":                         "an image (the member's own picture), not a page",
 	"/offers/start/:id":                                "redirects to the offers provider (the local one's page is its own)",
+	"/_dev/gallery":                                    "the development gallery's index (not in production); its states are the walked pages' views, laid out by TestInChromiumEveryGalleryState",
+	"/_dev/gallery/:module/:state":                     "a gallery state (not in production): checked by TestInChromiumEveryGalleryState",
+	"/_dev/gallery/states.json":                        "JSON: the gallery's list of states",
 }
 
 // a11yVisits are every page the app renders, in the states worth checking. The 404 page has
