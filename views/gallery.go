@@ -62,3 +62,8 @@ type GallerySection struct {
 	Module string
 	States []GalleryState
 }
+
+// GalleryView is the usual state: a view of props a fixture builds, at path, seen by who.
+func GalleryView[P any](name, path, who string, view func(P) templ.Component, props func(ctx context.Context, f Fixture) P) GalleryState {
+	return GalleryState{Name: name, Path: path, Who: who, View: func(ctx context.Context, f Fixture) templ.Component { return view(props(ctx, f)) }}
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/a-h/templ"
 	"github.com/canvass/canvass/views"
 )
 
@@ -12,10 +11,9 @@ import (
 // the cards other modules put above it, the welcome campaign first, and the end of the feed.
 func Gallery() []views.GalleryState {
 	state := func(name string, firstScreen bool, props func(ctx context.Context, f views.Fixture) FeedProps) views.GalleryState {
-		return views.GalleryState{
-			Name: name, Path: "/feed", Who: views.GalleryMember, Islands: []string{"htmx"}, FeedFirstScreen: firstScreen,
-			View: func(ctx context.Context, f views.Fixture) templ.Component { return Feed(props(ctx, f)) },
-		}
+		st := views.GalleryView(name, "/feed", views.GalleryMember, Feed, props)
+		st.Islands, st.FeedFirstScreen = []string{"htmx"}, firstScreen
+		return st
 	}
 	return []views.GalleryState{
 		state("empty", false, func(ctx context.Context, f views.Fixture) FeedProps {

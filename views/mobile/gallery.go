@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/a-h/templ"
 	"github.com/canvass/canvass/views"
 )
 
@@ -14,10 +13,7 @@ import (
 // refusal of the number and code forms and of asking for a new code, and verifying again.
 func Gallery() []views.GalleryState {
 	state := func(name string, props func(ctx context.Context, f views.Fixture) PageProps) views.GalleryState {
-		return views.GalleryState{
-			Name: name, Path: "/settings/mobile", Who: views.GalleryMember,
-			View: func(ctx context.Context, f views.Fixture) templ.Component { return Page(props(ctx, f)) },
-		}
+		return views.GalleryView(name, "/settings/mobile", views.GalleryMember, Page, props)
 	}
 	flashed := func(name, kind, id string, props func(ctx context.Context, f views.Fixture) PageProps) views.GalleryState {
 		s := state(name, props)

@@ -16,10 +16,7 @@ import (
 // report sent back with each error, and one offer's page.
 func Gallery() []views.GalleryState {
 	state := func(name string, props func(ctx context.Context, f views.Fixture) PageProps) views.GalleryState {
-		return views.GalleryState{
-			Name: name, Path: "/offers", Who: views.GalleryMember,
-			View: func(ctx context.Context, f views.Fixture) templ.Component { return Page(props(ctx, f)) },
-		}
+		return views.GalleryView(name, "/offers", views.GalleryMember, Page, props)
 	}
 	return []views.GalleryState{
 		state("empty", func(ctx context.Context, f views.Fixture) PageProps {

@@ -15,10 +15,7 @@ import (
 // forms with their errors and on file, and the member's redemptions from none to many.
 func Gallery() []views.GalleryState {
 	state := func(name string, props func(ctx context.Context, f views.Fixture) PageProps) views.GalleryState {
-		return views.GalleryState{
-			Name: name, Path: "/redemptions", Who: views.GalleryMember,
-			View: func(ctx context.Context, f views.Fixture) templ.Component { return Page(props(ctx, f)) },
-		}
+		return views.GalleryView(name, "/redemptions", views.GalleryMember, Page, props)
 	}
 	// refused is the page after a redeem form the module sent back: the amount asked, the way
 	// chosen and the member's situation (details on file, eligibility, balance).

@@ -16,10 +16,7 @@ import (
 // each of their situations, and the invitation and thank-you mails.
 func Gallery() []views.GalleryState {
 	state := func(name string, props func(ctx context.Context, f views.Fixture) PageProps) views.GalleryState {
-		return views.GalleryState{
-			Name: name, Path: "/referrals", Who: views.GalleryMember,
-			View: func(ctx context.Context, f views.Fixture) templ.Component { return Page(props(ctx, f)) },
-		}
+		return views.GalleryView(name, "/referrals", views.GalleryMember, Page, props)
 	}
 	// refused is the page with the invitation form sent back.
 	refused := func(name, email, message string, errs func(ctx context.Context) (map[string]string, string)) views.GalleryState {
