@@ -43,7 +43,7 @@ PG_NOTICE = if [ -z "$$CANVASS_TEST_POSTGRES_URL" ]; then echo; echo "NOTE: Post
 # What CI and `make test` print at the end: each package's wall time and the slowest tests.
 REPORT   = $(GO) run ./.ci/testreport
 
-.PHONY: run dev build release go-deps islands generate check-generated check test test-go test-islands bench profile fuzz clean
+.PHONY: run dev build release go-deps islands generate check-generated check check-layout screenshots test test-go test-islands bench profile fuzz clean
 
 node_modules/.installed: package.json package-lock.json
 	$(NPM) install --no-audit --no-fund
@@ -102,6 +102,7 @@ dev: islands
 	CANVASS_ENV=development CANVASS_DEMO=1 CANVASS_STATIC_DIR=static CANVASS_ADDR=:$(DEV_PORT) \
 	$(GO) tool templ generate --watch --proxy=http://localhost:$(DEV_PORT) --proxyport=7331 --open-browser=false \
 		--watch-pattern='(.+\.go$$)|(.+\.templ$$)|(.+_templ\.txt$$)|(locales/.+\.yaml$$)' \
+		--ignore-pattern='(_test\.go$$)|(/static/dist/)|(/node_modules/)' \
 		--cmd='$(GO) run ./app serve'
 
 # Every test, as CI runs it: 12 to 18 minutes on a 2-core machine of this kind, more on a slower one (docs/contributing.md, Tests).
@@ -141,6 +142,19 @@ check: islands
 	env -u CANVASS_TEST_POSTGRES_URL -u CANVASS_REQUIRE_POSTGRES -u CANVASS_REQUIRE_BROWSER TMPDIR="$(TEST_TMPDIR)" \
 		$(GOTEST) --jsonfile .tmp/test/check.json -- -short -count=1 -parallel $(PARALLEL) ./... ; status=$$?; \
 		$(REPORT) -n 10 .tmp/test/check.json; echo "make check ran the Go tests on SQLite only, without the browser; make test runs everything."; exit $$status
+
+# The layout checks over the gallery's whole cross product: every state in every demo panel,
+# layout and language at 320, 360 and 1280 px (`make test` takes languages and layouts in turn;
+# docs/designing.md, Layout checks). About five times the pages: some 15 minutes here.
+check-layout: islands
+	TMPDIR="$(TEST_TMPDIR)" CANVASS_REQUIRE_BROWSER=1 CANVASS_GALLERY_ALL=1 \
+		$(GO) test -count=1 -timeout 60m -run '^TestInChromiumEveryGalleryStateFitsEveryWidthInEveryPanelAndLanguage$$' ./app/
+
+# Before and after: every gallery state from the work tree and from BASE (a git revision), a PNG
+# of each, and one report of what changed (.tmp/screenshots/report/index.html; docs/designing.md).
+BASE ?= main
+screenshots: build
+	$(GO) run ./.ci/screenshots -base $(BASE)
 
 # Benchmarks, the page-weight budgets (bytes on the wire as Chromium receives them, one line
 # per page), load runs against the real server (64 connections):

@@ -457,6 +457,9 @@ func a11yVisits() []a11yVisit {
 			w.check(s, "feed")
 			p := s.p()
 			if p.MustHas(".feed-card-report summary") {
+				if p.MustHas(".cx-card-menu summary") {
+					p.MustElement(".cx-card-menu summary").MustClick() // the compact layout's card menu holds it
+				}
 				p.MustElement(".feed-card-report summary").MustClick()
 				// The click scrolled the page (the cards above the feed push the first card down);
 				// checked from the top like every other page, so the sticky top bar does not cover

@@ -128,6 +128,49 @@ func TestAnOwnerEditsAPanelsSettingsAndABadDomainOrLanguageIsRefusedWithNothingS
 	})
 }
 
+func TestAnOwnerChoosesAPanelsLayoutAndItsMembersGetItAtOnce(t *testing.T) {
+	t.Parallel()
+	eachDialect(t, func(t *testing.T, e *env) {
+		member := e.client("localhost")
+		member.login(DemoEmail, DemoPassword)
+		feed := member.get("/feed")
+		require.Equal(t, http.StatusOK, feed.StatusCode)
+		assert.Contains(t, feed.Body, `<div class="shell">`, "the demo panel has the standard layout")
+		assert.NotContains(t, feed.Body, "/static/css/layouts/", "and no layout's stylesheet")
+
+		c := ownerConsole(t, e)
+		page := c.get("/console/panels/demo/settings")
+		require.Equal(t, http.StatusOK, page.StatusCode)
+		assert.Regexp(t, `<option value="standard" selected>Standard: [^<]+</option>\s*<option value="compact">Compact: `, page.Body)
+
+		form := demoSettingsForm()
+		form.Set("layout", "fancy")
+		res := c.consolePost("/console/panels/demo/settings", "/console/panels/demo/settings", form)
+		assert.Equal(t, http.StatusUnprocessableEntity, res.StatusCode)
+		assert.Contains(t, res.Body, "Choose one of the layouts.")
+		spec, err := e.app.Tenancy.Spec(t.Context(), "demo")
+		require.NoError(t, err)
+		assert.Empty(t, spec.AppSettings.Layout, "nothing is saved")
+
+		form.Set("layout", "compact")
+		res = c.consolePost("/console/panels/demo/settings", "/console/panels/demo/settings", form)
+		require.Equal(t, http.StatusSeeOther, res.StatusCode, res.Body)
+		spec, err = e.app.Tenancy.Spec(t.Context(), "demo")
+		require.NoError(t, err)
+		assert.Equal(t, "compact", spec.AppSettings.Layout)
+
+		feed = member.get("/feed")
+		require.Equal(t, http.StatusOK, feed.StatusCode)
+		assert.Contains(t, feed.Body, `<nav class="nav cx-nav"`, "the members' next page has the new layout")
+		assert.Contains(t, feed.Body, `class="feed-card cx-card"`)
+		css := regexp.MustCompile(`href="(/static/css/layouts/compact\.css\?v=[0-9a-f]+)"`).FindStringSubmatch(feed.Body)
+		require.NotNil(t, css, "with the layout's stylesheet, versioned")
+		sheet := member.get(css[1])
+		assert.Equal(t, http.StatusOK, sheet.StatusCode)
+		assert.Contains(t, sheet.Body, ".cx-card")
+	})
+}
+
 var themeCSSRE = regexp.MustCompile(`--color-cta:([^;]+);`)
 
 // memberCTA is the CTA colour the demo member's feed is themed with.

@@ -45,7 +45,7 @@ func demoPanelsFor(addr string) []tenancy.PanelSpec {
 	northwind.Hosts = []string{"northwind.localhost"}
 	northwind.Languages = []string{"en", "ru", "zh"}
 	northwind.AppSettings = tenancy.AppSettings{WebAppName: "Northwind Rewards", TermsRequired: true, EmailValidationReminder: true,
-		EmbedOrigins: partner, WidgetAfter: web.WidgetAfterPanel, TermsText: northwindTerms}
+		EmbedOrigins: partner, WidgetAfter: web.WidgetAfterPanel, TermsText: northwindTerms, Layout: "compact"}
 	northwind.AppTheme = tenancy.AppTheme{
 		"color_primary": "#1F3A5F", "color_secondary": "#27496D", "color_cta": "#E07A1F", "font_color_cta": "#ffffff",
 		"header_font_color": "#ffffff", "link_font_color": "#27496D", "text_font_color": "#2B2B2B",

@@ -23,7 +23,7 @@ import (
 const feedFirstScreenJS = `() => {
 	const nav = document.querySelector('nav.nav')
 	const navTop = nav && getComputedStyle(nav).position === 'fixed' ? nav.getBoundingClientRect().top : innerHeight
-	return [...document.querySelectorAll('.feed-card .feed-card-actions a.button')].some((a) => {
+	return [...document.querySelectorAll('.feed-card a.feed-card-start')].some((a) => {
 		const r = a.getBoundingClientRect()
 		return r.top >= 0 && r.bottom <= Math.min(innerHeight, navTop)
 	})
@@ -61,27 +61,31 @@ func galleryWidth(p *rod.Page, width int) {
 	}
 }
 
-// galleryVisit is one gallery state in one panel and language.
+// galleryVisit is one gallery state in one panel, language and layout ("" for the panel's own).
 type galleryVisit struct {
-	ref         gallery.Ref
-	panel, lang string
+	ref                 gallery.Ref
+	panel, lang, layout string
 }
 
 func (v galleryVisit) address(width int) string {
 	q := url.Values{"panel": {v.panel}, "lang": {v.lang}}
+	if v.layout != "" {
+		q.Set("layout", v.layout)
+	}
 	if width > 0 {
 		q.Set("w", fmt.Sprint(width))
 	}
 	return gallery.Path + "/" + v.ref.Module + "/" + v.ref.Name + "?" + q.Encode()
 }
 
-// galleryVisits are the visits of the states only matches. All: every state in every panel and
-// each of its languages. Otherwise (make test), each state in both panels, in one of each
-// panel's languages taken in turn from state to state, so every language is checked on a
-// share of the states and both panels' themes (and layouts) on all of them; a console state,
-// in the console's theme whatever the panel, once. A visit costs Chromium about half a second
-// of CPU here: the full walk (about 2,300 visits) would add ten minutes to the suite, the
-// turns add three. CANVASS_GALLERY_ALL=1 walks them all (make check-layout).
+// galleryVisits are the visits of the states only matches. All: every state in every panel,
+// each of its languages and each layout. Otherwise (make test), each state in both panels, in
+// one of each panel's languages and layouts taken in turn from state to state: every state is
+// checked in both panels' themes and in both layouts (one panel's own, the other's other), and
+// every language and panel-layout pair on a share of the states; a console state, in the
+// console's theme whatever the panel, once. A visit costs Chromium about half a second of CPU
+// here: the full walk (about 4,700 visits) would add twenty minutes to the suite, the turns add
+// three. CANVASS_GALLERY_ALL=1 walks them all (make check-layout).
 func galleryVisits(refs []gallery.Ref, only *regexp.Regexp, all bool) []galleryVisit {
 	var out []galleryVisit
 	for i, ref := range refs {
@@ -91,19 +95,30 @@ func galleryVisits(refs []gallery.Ref, only *regexp.Regexp, all bool) []galleryV
 		for j, p := range ref.Panels {
 			switch {
 			case all:
-				for _, lang := range p.Languages {
-					out = append(out, galleryVisit{ref: ref, panel: p.Key, lang: lang})
+				for k := range p.Layouts {
+					for _, lang := range p.Languages {
+						out = append(out, galleryVisit{ref: ref, panel: p.Key, lang: lang, layout: otherLayout(p, k)})
+					}
 				}
 			case ref.Who == views.GalleryConsole:
 				if j == i%len(ref.Panels) {
 					out = append(out, galleryVisit{ref: ref, panel: p.Key, lang: p.Languages[i/len(ref.Panels)%len(p.Languages)]})
 				}
 			default:
-				out = append(out, galleryVisit{ref: ref, panel: p.Key, lang: p.Languages[i%len(p.Languages)]})
+				out = append(out, galleryVisit{ref: ref, panel: p.Key, lang: p.Languages[i%len(p.Languages)], layout: otherLayout(p, i%len(p.Layouts))})
 			}
 		}
 	}
 	return out
+}
+
+// otherLayout is the k-th of the panel's layouts as the gallery's query names it: "" for the
+// panel's own (the first).
+func otherLayout(p gallery.PanelRef, k int) string {
+	if k == 0 {
+		return ""
+	}
+	return p.Layouts[k]
 }
 
 // TestInChromiumEveryGalleryStateFitsEveryWidthInEveryPanelAndLanguage walks every state the

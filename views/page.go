@@ -33,7 +33,10 @@ type Page struct {
 	Translate  func(id string, data map[string]any, count any) string
 	Nav        []NavItem
 	Embedded   bool // rendered inside an iframe (widgets, embed): no navigation chrome
-	RequestID  string
+	// Layout is the panel's layout (views/layouts/registry): the components it draws its own
+	// way. nil is the standard layout.
+	Layout    Layout
+	RequestID string
 	// Tag is the panel's tag analytics (nil: none, and the page carries no byte of it).
 	Tag *Tag
 	// AppLoadURL is the tracking image that records the app's load (spec section 7's
@@ -99,6 +102,15 @@ type NavItem struct {
 	Icon   string
 	Label  string
 	Active bool
+}
+
+// Layout is a panel's look beyond its colours: a set of components (page shell, header,
+// navigation, feed card, survey frame) drawn its own way. Each component is an interface of
+// the package that draws the standard one (layouts.AppShell, feed.CardDrawer, ...); a layout
+// implements those it changes, and every other component is the standard one.
+type Layout interface {
+	// Name is how tenant files and the console name the layout (app_settings.layout).
+	Name() string
 }
 
 type pageKey struct{}

@@ -31,6 +31,7 @@ func galleryPanels() []*web.Panel {
 	plain.Instance.Code = "plain"
 	themed.ID, themed.Key, themed.Name, themed.CurrencyCode, themed.Languages = "00000000-0000-4000-8000-0000000000a2", "themed", "Themed Rewards", "GBP", []string{"en", "ru", "zh"}
 	themed.Instance.Code = "themed"
+	themed.AppSettings.Layout = "compact"
 	themed.AppTheme = tenancy.AppTheme{"color_primary": "#1F3A5F", "color_cta": "#E07A1F", "logo_url": "/static/img/northwind-logo.svg"}
 	return []*web.Panel{plain.Preview(), themed.Preview()}
 }
@@ -109,8 +110,34 @@ func TestTheGalleryIndexFramesEveryStateAndTheListNamesThem(t *testing.T) {
 	for _, r := range refs {
 		assert.Contains(t, index, `src="`+Path+"/"+r.Module+"/"+r.Name+`?lang=ru&amp;panel=themed"`)
 		assert.Contains(t, index, `href="`+Path+"/"+r.Module+"/"+r.Name+`?lang=ru&amp;panel=themed&amp;w=320"`)
-		assert.Equal(t, []PanelRef{{"plain", []string{"en", "es"}}, {"themed", []string{"en", "ru", "zh"}}}, r.Panels)
+		assert.Equal(t, []PanelRef{
+			{"plain", []string{"en", "es"}, []string{"standard", "compact"}},
+			{"themed", []string{"en", "ru", "zh"}, []string{"compact", "standard"}},
+		}, r.Panels, "each panel's own layout comes first")
 	}
+}
+
+func TestAStateIsShownInThePanelsOwnLayoutOrTheOneAskedFor(t *testing.T) {
+	t.Parallel()
+	s := newGalleryServer(t, nil)
+	tests := []struct {
+		query, shows, lacks string
+	}{
+		{"?panel=plain", `<nav class="nav" aria-label=`, "cx-nav"},
+		{"?panel=themed", `<nav class="nav cx-nav" aria-label=`, `<div class="shell">`},
+		{"?panel=plain&layout=compact", `<nav class="nav cx-nav" aria-label=`, `<div class="shell">`},
+		{"?panel=themed&layout=standard", `<div class="shell">`, "cx-nav"},
+		{"?panel=themed&layout=nothing", `<nav class="nav cx-nav" aria-label=`, `<div class="shell">`},
+	}
+	for _, tt := range tests {
+		status, body := s.get(t, Path+"/feed/many-cards"+tt.query)
+		require.Equal(t, http.StatusOK, status, tt.query)
+		assert.Contains(t, body, tt.shows, tt.query)
+		assert.NotContains(t, body, tt.lacks, tt.query)
+		assert.Equal(t, strings.Contains(tt.shows, "cx-nav"), strings.Contains(body, "/static/css/layouts/compact.css"), "%s: the compact stylesheet comes with its layout only", tt.query)
+	}
+	_, framed := s.get(t, Path+"/feed/many-cards?panel=plain&layout=compact&w=320")
+	assert.Contains(t, framed, `src="`+Path+`/feed/many-cards?lang=en&amp;layout=compact&amp;panel=plain"`, "the frame keeps the layout asked for")
 }
 
 func TestAStateAtAWidthIsFramedAtThatWidth(t *testing.T) {

@@ -15,6 +15,7 @@ import (
 	"github.com/canvass/canvass/modules/web"
 	"github.com/canvass/canvass/views"
 	galleryview "github.com/canvass/canvass/views/gallery"
+	"github.com/canvass/canvass/views/layouts/registry"
 	"github.com/gofiber/fiber/v3"
 )
 
@@ -93,10 +94,12 @@ type Ref struct {
 	Panels          []PanelRef `json:"panels"`
 }
 
-// PanelRef is a panel a state is shown in, with the languages it is shown in.
+// PanelRef is a panel a state is shown in, with the languages and layouts it is shown in (the
+// panel's own layout first).
 type PanelRef struct {
 	Key       string   `json:"key"`
 	Languages []string `json:"languages"`
+	Layouts   []string `json:"layouts"`
 }
 
 // List is every state with the panels (and through them the languages) it is shown in.
@@ -110,6 +113,12 @@ func (m *Module) List() []Ref {
 				for _, l := range p.Languages {
 					pr.Languages = append(pr.Languages, l.Code)
 				}
+				pr.Layouts = append(pr.Layouts, registry.Named(p.Layout).Name())
+				for _, name := range registry.Names() {
+					if name != pr.Layouts[0] {
+						pr.Layouts = append(pr.Layouts, name)
+					}
+				}
 				r.Panels = append(r.Panels, pr)
 			}
 			out = append(out, r)
@@ -120,24 +129,50 @@ func (m *Module) List() []Ref {
 
 func (m *Module) list(c fiber.Ctx) error { return c.JSON(m.List()) }
 
-// choice is the request's panel and language: a panel the gallery knows (else the first) and
-// one of its languages (else its default).
-func (m *Module) choice(c fiber.Ctx) (*web.Panel, string) {
+// pick is what a request shows a state in: a panel the gallery knows, one of its languages and
+// a layout.
+type pick struct {
+	panel  *web.Panel // with the layout asked for, when it is not the panel's own
+	lang   string
+	layout string // the layout asked for by ?layout=, "" for the panel's own
+}
+
+// choice is the request's pick: a panel the gallery knows (else the first), one of its
+// languages (else its default) and a layout (else the panel's own).
+func (m *Module) choice(c fiber.Ctx) pick {
 	// The panel's own strings, never the query's: Fiber's point into a buffer the next request
 	// reuses, and the language is kept as a key of the translators' caches.
-	panel := m.panels[0]
+	k := pick{panel: m.panels[0]}
 	for _, p := range m.panels {
 		if p.Key == c.Query("panel") {
-			panel = p
+			k.panel = p
 		}
 	}
-	lang := panel.DefaultLanguage
-	for _, l := range panel.Languages {
+	k.lang = k.panel.DefaultLanguage
+	for _, l := range k.panel.Languages {
 		if l.Code == c.Query("lang") {
-			lang = l.Code
+			k.lang = l.Code
 		}
 	}
-	return panel, lang
+	for _, name := range registry.Names() {
+		if name == c.Query("layout") && name != registry.Named(k.panel.Layout).Name() {
+			dressed := *k.panel
+			dressed.Layout, k.layout, k.panel = name, name, &dressed
+		}
+	}
+	return k
+}
+
+// query is the pick's query string at width w (0: the page itself, not framed).
+func (k pick) query(w int) string {
+	v := url.Values{"panel": {k.panel.Key}, "lang": {k.lang}}
+	if k.layout != "" {
+		v.Set("layout", k.layout)
+	}
+	if w > 0 {
+		v.Set("w", strconv.Itoa(w))
+	}
+	return "?" + v.Encode()
 }
 
 // width is the ?w= asked for, if it is one of Widths.
@@ -146,26 +181,22 @@ func width(c fiber.Ctx) (int, bool) {
 	return w, err == nil && slices.Contains(Widths, w)
 }
 
-func query(panel, lang string, w int) string {
-	v := url.Values{"panel": {panel}, "lang": {lang}}
-	if w > 0 {
-		v.Set("w", strconv.Itoa(w))
-	}
-	return "?" + v.Encode()
-}
-
 func (m *Module) index(c fiber.Ctx) error {
-	panel, lang := m.choice(c)
+	k := m.choice(c)
+	panel, lang := k.panel, k.lang
 	w, ok := width(c)
 	if !ok {
 		w = 360
 	}
 	props := galleryview.IndexProps{Width: w, Height: Height}
 	for _, p := range m.panels {
-		props.Panels = append(props.Panels, galleryview.Choice{Value: p.Key, Label: p.Name, Selected: p == panel})
+		props.Panels = append(props.Panels, galleryview.Choice{Value: p.Key, Label: p.Name, Selected: p.Key == panel.Key})
 	}
 	for _, l := range panel.Languages {
 		props.Langs = append(props.Langs, galleryview.Choice{Value: l.Code, Label: l.Name, Selected: l.Code == lang})
+	}
+	for _, name := range registry.Names() {
+		props.Layouts = append(props.Layouts, galleryview.Choice{Value: name, Label: name, Selected: name == registry.Named(panel.Layout).Name()})
 	}
 	for _, x := range Widths {
 		props.Widths = append(props.Widths, galleryview.Choice{Value: strconv.Itoa(x), Label: strconv.Itoa(x) + " px", Selected: x == w})
@@ -174,7 +205,7 @@ func (m *Module) index(c fiber.Ctx) error {
 		sec := galleryview.Section{Module: s.Module}
 		for _, st := range s.States {
 			base := Path + "/" + s.Module + "/" + st.Name
-			sec.States = append(sec.States, galleryview.Thumb{Name: st.Name, Who: st.Who, Href: base + query(panel.Key, lang, 0), FrameHref: base + query(panel.Key, lang, w)})
+			sec.States = append(sec.States, galleryview.Thumb{Name: st.Name, Who: st.Who, Href: base + k.query(0), FrameHref: base + k.query(w)})
 			props.Count++
 		}
 		props.Sections = append(props.Sections, sec)
@@ -189,9 +220,10 @@ func (m *Module) state(c fiber.Ctx) error {
 	if !found {
 		return fiber.ErrNotFound
 	}
-	panel, lang := m.choice(c)
+	k := m.choice(c)
+	panel, lang := k.panel, k.lang
 	if w, ok := width(c); ok {
-		return m.frame(c, key, panel, lang, w)
+		return m.frame(c, key, k, w)
 	}
 	f := views.Fixture{
 		Panel: panel.Key, AppName: panel.WebAppName, Currency: panel.CurrencyCode, Lang: lang,
@@ -232,13 +264,13 @@ func (m *Module) state(c fiber.Ctx) error {
 }
 
 // frame shows the state in a frame of width w, with the other widths a click away.
-func (m *Module) frame(c fiber.Ctx, key string, panel *web.Panel, lang string, w int) error {
+func (m *Module) frame(c fiber.Ctx, key string, k pick, w int) error {
 	base := Path + "/" + key
-	props := galleryview.FrameProps{Name: key, Src: base + query(panel.Key, lang, 0), Width: w, Height: Height, Index: Path + query(panel.Key, lang, w)}
+	props := galleryview.FrameProps{Name: key, Src: base + k.query(0), Width: w, Height: Height, Index: Path + k.query(w)}
 	for _, x := range Widths {
-		props.Widths = append(props.Widths, galleryview.Choice{Value: base + query(panel.Key, lang, x), Label: strconv.Itoa(x) + " px", Selected: x == w})
+		props.Widths = append(props.Widths, galleryview.Choice{Value: base + k.query(x), Label: strconv.Itoa(x) + " px", Selected: x == w})
 	}
-	return m.kit.RenderPage(c, m.kit.FixturePage(panel, lang, base, nil, nil), fiber.StatusOK, galleryview.Frame(props))
+	return m.kit.RenderPage(c, m.kit.FixturePage(k.panel, k.lang, base, nil, nil), fiber.StatusOK, galleryview.Frame(props))
 }
 
 // fixtureNow is the fixtures' clock: a state renders the same on every run (screenshots compare).

@@ -59,6 +59,9 @@ type AppSettings struct {
 	// web.DefaultSignUpsPerIPPerHour). A panel whose members share one address (an office, a
 	// school, a carrier's NAT) raises it.
 	SignUpsPerIPPerHour int `json:"sign_ups_per_ip_per_hour,omitempty" yaml:"sign_ups_per_ip_per_hour"`
+	// Layout is the panel's layout (views/layouts/registry): "standard" (or empty) or
+	// another registered one, such as "compact".
+	Layout string `json:"layout,omitempty" yaml:"layout"`
 }
 
 // AppTheme is the spec's app_theme: field name (color_primary, logo_url, ...) to value.

@@ -29,6 +29,7 @@ func TestAValidPanelSpecHasNoProblems(t *testing.T) {
 	s.AppTheme = AppTheme{"color_primary": "#112233", "logo_url": "https://cdn.example.com/logo.svg"}
 	s.AppSettings.TermsURL = "https://acme.example.com/terms"
 	s.AppSettings.TermsText = map[string]string{"en": "Be kind.\n\nAnswer once.", "zh": strings.Repeat("条", MaxTermsText)}
+	s.AppSettings.Layout = "compact"
 	assert.NoError(t, s.Validate(web.IsSupported))
 }
 
@@ -59,6 +60,7 @@ func TestPanelSpecValidateRefusesWhatTheSpecForbids(t *testing.T) {
 		{"a panel to move to that is no key", func(s *PanelSpec) { s.AppSettings.ChangeInstanceTo = []string{"other", "Not A Key"} }, `app_settings.change_instance_to[1]: "Not A Key" is not the key of another panel`},
 		{"a terms page that is a script", func(s *PanelSpec) { s.AppSettings.TermsURL = "javascript:alert(1)" }, `app_settings.terms_url: "javascript:alert(1)" is not an http(s) address`},
 		{"a terms page without a host", func(s *PanelSpec) { s.AppSettings.TermsURL = "/terms.html" }, `app_settings.terms_url: "/terms.html"`},
+		{"a layout nobody registered", func(s *PanelSpec) { s.AppSettings.Layout = "fancy" }, `app_settings.layout: "fancy" is not a layout (standard, compact)`},
 		{"terms in a language the panel lacks", func(s *PanelSpec) {
 			s.AppSettings.TermsText = map[string]string{"en": "Be kind.", "ru": "Будьте добры."}
 		}, `app_settings.terms_text.ru: "ru" is not one of the panel's languages`},

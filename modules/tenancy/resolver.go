@@ -108,6 +108,7 @@ func toWeb(l *loaded) *web.Panel {
 		CTAColor:            theme.Value("--color-cta"),
 		CTAText:             theme.Value("--color-cta-contrast"),
 		SignUpsPerIPPerHour: cmp.Or(l.Panel.AppSettings.SignUpsPerIPPerHour, web.DefaultSignUpsPerIPPerHour),
+		Layout:              l.Panel.AppSettings.Layout,
 	}
 	p.ChangeInstanceTo = append(p.ChangeInstanceTo, l.Panel.AppSettings.ChangeInstanceTo...)
 	for _, o := range l.Panel.AppSettings.EmbedOrigins {

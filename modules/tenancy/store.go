@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/canvass/canvass/modules/web"
+	"github.com/canvass/canvass/views/layouts/registry"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
@@ -147,6 +148,9 @@ func (p *PanelSpec) Validate(supported func(string) bool) error {
 	case "", web.WidgetAfterFrame, web.WidgetAfterPanel:
 	default:
 		bad("app_settings.widget_after: %q is not frame or panel", p.AppSettings.WidgetAfter)
+	}
+	if l := p.AppSettings.Layout; !registry.Known(l) {
+		bad("app_settings.layout: %q is not a layout (%s)", l, strings.Join(registry.Names(), ", "))
 	}
 	if px := p.AppSettings.TrackingPixel; px != "" {
 		if src, _ := web.TrackingPixelURL(px); src == "" {

@@ -52,6 +52,8 @@ type Panel struct {
 	// SignUpsPerIPPerHour bounds the accounts one address opens in an hour
 	// (app_settings.sign_ups_per_ip_per_hour).
 	SignUpsPerIPPerHour int
+	// Layout names the panel's layout (app_settings.layout; "" is the standard one).
+	Layout string
 }
 
 // DefaultSignUpsPerIPPerHour is the sign-up limit of a panel that sets none: more than a

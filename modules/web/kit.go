@@ -19,6 +19,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/canvass/canvass/static"
 	"github.com/canvass/canvass/views"
+	"github.com/canvass/canvass/views/layouts/registry"
 	"github.com/gofiber/fiber/v3"
 )
 
@@ -31,6 +32,8 @@ type Kit struct {
 	Assets  *static.Assets
 	secret  []byte
 	cssURL  string
+	// layoutCSS is each layout's stylesheet address (versioned like cssURL), by layout name.
+	layoutCSS map[string]string
 	// devAssets, under `make dev`, is the static folder on disk: each page names the islands
 	// of the build Vite last wrote there (WatchAssets).
 	devAssets fs.FS
@@ -57,12 +60,26 @@ type NavEntry struct {
 
 // NewKit builds the kit. secret signs CSRF tokens and other signed values.
 func NewKit(env string, secret string, log *slog.Logger, locales *Locales, assets *static.Assets) *Kit {
-	k := &Kit{Env: env, Log: log, Locales: locales, Assets: assets, secret: []byte(secret), cssURL: "/static/css/app.css", clientIDs: []string{"toast.close"}}
-	if css, err := fs.ReadFile(static.FS, "css/app.css"); err == nil {
-		sum := sha256.Sum256(css)
-		k.cssURL += "?v=" + hex.EncodeToString(sum[:6])
+	k := &Kit{Env: env, Log: log, Locales: locales, Assets: assets, secret: []byte(secret), clientIDs: []string{"toast.close"}}
+	k.cssURL = versioned("css/app.css")
+	k.layoutCSS = map[string]string{}
+	for _, l := range registry.All() {
+		if s, ok := l.(registry.Stylesheeter); ok {
+			k.layoutCSS[l.Name()] = versioned(s.Stylesheet())
+		}
 	}
 	return k
+}
+
+// versioned is the address of a stylesheet in static/ with its content's hash, so a changed
+// file is a new address and browsers may cache each one for good.
+func versioned(name string) string {
+	u := static.URLPrefix + name
+	if css, err := fs.ReadFile(static.FS, name); err == nil {
+		sum := sha256.Sum256(css)
+		u += "?v=" + hex.EncodeToString(sum[:6])
+	}
+	return u
 }
 
 // WatchAssets makes pages name what a static folder on disk holds as it is now (`make dev`):
@@ -70,7 +87,10 @@ func NewKit(env string, secret string, log *slog.Logger, locales *Locales, asset
 // handler serves it uncached. Never in production, whose assets are the binary's own.
 func (k *Kit) WatchAssets(dir fs.FS) {
 	k.devAssets = dir
-	k.cssURL = "/static/css/app.css"
+	k.cssURL = strings.Split(k.cssURL, "?")[0]
+	for name, u := range k.layoutCSS {
+		k.layoutCSS[name] = strings.Split(u, "?")[0]
+	}
 }
 
 // Secret returns a key derived from the configured secret for one purpose.
@@ -220,6 +240,10 @@ func (k *Kit) page(panel *Panel, lang string, member bool, islands []string) *vi
 			p.FontFamily = panel.FontFamily
 		}
 		p.LogoURL = panel.LogoURL
+		p.Layout = registry.Named(panel.Layout)
+		if css := k.layoutCSS[p.Layout.Name()]; css != "" {
+			p.Styles = append(p.Styles, css)
+		}
 		if panel.FaviconURL != "" {
 			p.FaviconURL = panel.FaviconURL
 		}
@@ -269,7 +293,16 @@ func (k *Kit) RenderPage(c fiber.Ctx, page *views.Page, status int, comp templ.C
 	// Straight into the response's own (pooled) body buffer: a page's bytes are written once,
 	// not grown in a buffer of ours and copied (`make profile TARGET=feed`).
 	c.Response().ResetBody()
-	if err := comp.Render(ctx, c.Response().BodyWriter()); err != nil {
+	err := comp.Render(ctx, c.Response().BodyWriter())
+	// Under `make dev` templ rewrites a template's _templ.txt as it is saved; a page rendered in
+	// that instant reads it half-written ("templ: failed to find line N"). A moment later the
+	// file is whole, or the server restarts with the template's new code.
+	for try := 0; err != nil && k.devAssets != nil && strings.HasPrefix(err.Error(), "templ: failed to") && try < 10; try++ {
+		time.Sleep(100 * time.Millisecond)
+		c.Response().ResetBody()
+		err = comp.Render(ctx, c.Response().BodyWriter())
+	}
+	if err != nil {
 		c.Response().ResetBody()
 		return &Error{Status: fiber.StatusInternalServerError, Err: err, unexpected: true}
 	}

@@ -196,7 +196,7 @@ func Survey(p SurveyProps) templ.Component {
 				}
 				return nil
 			})
-			templ_7745c5c3_Err = layouts.App(p.Name).Render(templ.WithChildren(ctx, templ_7745c5c3_Var3), templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = layouts.SurveyFrame(p.Name).Render(templ.WithChildren(ctx, templ_7745c5c3_Var3), templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -12,6 +12,8 @@ import (
 	"github.com/canvass/canvass/modules/tenancy"
 	"github.com/canvass/canvass/modules/web"
 	panelviews "github.com/canvass/canvass/views/console/panels"
+	"github.com/canvass/canvass/views/layouts"
+	"github.com/canvass/canvass/views/layouts/registry"
 	"github.com/gofiber/fiber/v3"
 )
 
@@ -73,6 +75,7 @@ func readSettingsForm(c fiber.Ctx) settingsForm {
 		WidgetAfter:             c.FormValue("widget_after"),
 		ChangeInstanceTo:        lines(f.ChangeTo),
 		TermsURL:                strings.TrimSpace(c.FormValue("terms_url")),
+		Layout:                  c.FormValue("layout"),
 	}
 	// The terms in each language the form offers (every supported one: a language ticked in
 	// the same post has its box already); an empty box is no text in that language.
@@ -99,6 +102,7 @@ var settingsFields = []struct{ prefix, field, id string }{
 	{"app_settings.widget_after", "widget_after", "console.panels.error.widget_after"},
 	{"app_settings.change_instance_to", "change_instance_to", "console.panels.error.change_instance_to"},
 	{"app_settings.terms_url", "terms_url", "console.panels.error.terms_url"},
+	{"app_settings.layout", "layout", "console.panels.error.layout"},
 	{"key", "key", "console.panels.error.key"},
 	{"instance.code", "key", "console.panels.error.key"},
 	{"name", "name", "console.panels.error.name"},
@@ -225,6 +229,11 @@ func (p *Part) renderSettings(c fiber.Ctx, a console.PanelAccess, status int, f 
 	for _, v := range []string{web.WidgetAfterFrame, web.WidgetAfterPanel} {
 		widget.Options = append(widget.Options, panelviews.Option{Value: v, Label: p.t(c, "console.panels.widget_after."+v, nil), Selected: s.WidgetAfter == v || (s.WidgetAfter == "" && v == web.WidgetAfterFrame)})
 	}
+	layout := panelviews.Choice{Name: "layout", Label: p.t(c, "console.panels.field.layout", nil), Error: errs["layout"]}
+	for _, name := range registry.Names() {
+		chosen := s.Layout == name || (s.Layout == "" && name == layouts.StandardName)
+		layout.Options = append(layout.Options, panelviews.Option{Value: name, Label: p.t(c, "console.panels.layout."+name, nil), Selected: chosen})
+	}
 	props := panelviews.SettingsProps{
 		Email: p.email(c), Nav: p.nav(a, "settings"), Notice: p.notice(c), Error: summary,
 		Hosts: hosts, Languages: p.languageOptions(f.Languages), LangError: errs["languages"],
@@ -234,7 +243,7 @@ func (p *Part) renderSettings(c fiber.Ctx, a console.PanelAccess, status int, f 
 			{Name: "email_validation_reminder", Label: p.t(c, "console.panels.field.email_validation_reminder", nil), Checked: s.EmailValidationReminder},
 			{Name: "direct_onboarding", Label: p.t(c, "console.panels.field.direct_onboarding", nil), Checked: s.DirectOnboarding},
 		},
-		Choices: []panelviews.Choice{widget},
+		Choices: []panelviews.Choice{layout, widget},
 		Texts: []panelviews.TextField{
 			text("web_app_name", s.WebAppName),
 			hint(text("google_analytics_id", s.GoogleAnalyticsID), "console.panels.hint.tag_ids"),
