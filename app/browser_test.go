@@ -170,12 +170,18 @@ func viewport(width int) proto.EmulationSetDeviceMetricsOverride {
 
 // submit clicks a button and waits for the page it leads to.
 func submit(p *rod.Page, selector string) {
-	// The page being left is marked: WaitNavigation has returned on a lifecycle event of that
-	// page under load (CI read a field of the old page), so the new document is the one
-	// without the mark. Evaluations during the switch fail and are tried again.
+	leave(p, selector, func() { p.MustElement(selector).MustClick() })
+}
+
+// leave does what leads away from the page (what names it in a failure) and waits for the
+// page it leads to. The page being left is marked: WaitNavigation has returned on a lifecycle
+// event of that page under load (CI read a field of the old page; a reload's late event ended
+// the wait for the next click), so the new document is the one without the mark. Evaluations
+// during the switch fail and are tried again.
+func leave(p *rod.Page, what string, action func()) {
 	p.MustEval(`() => { window.__leaving = true }`)
 	wait := p.MustWaitNavigation()
-	p.MustElement(selector).MustClick()
+	action()
 	wait()
 	for deadline := time.Now().Add(browserStep); ; time.Sleep(20 * time.Millisecond) {
 		res, err := p.Eval(`() => window.__leaving !== true && document.readyState === 'complete'`)
@@ -183,7 +189,7 @@ func submit(p *rod.Page, selector string) {
 			return
 		}
 		if time.Now().After(deadline) {
-			panic(fmt.Sprintf("submit %s: no new page within %v (last error: %v)", selector, browserStep, err))
+			panic(fmt.Sprintf("leave by %s: no new page within %v (last error: %v)", what, browserStep, err))
 		}
 	}
 }

@@ -62,9 +62,7 @@ func TestInChromiumAMemberEntersACompetitionOnTheThankYouPageAndFindsItUnderComp
 			}
 			assert.Equal(t, "You're in the draw. Good luck!", p.MustElement(invite+" [role=status]").MustText())
 			back := p.MustElementR(invite+" a.button", "Take me back to my feed")
-			wait := p.MustWaitNavigation()
-			click(back)
-			wait()
+			leave(p, "the way back to the feed", func() { click(back) })
 			require.Equal(t, "/feed", path(p))
 
 			p.MustNavigate(b.url("localhost", "/transactions?filter=competitions")).MustWaitLoad()
