@@ -79,33 +79,35 @@ func (v galleryVisit) address(width int) string {
 }
 
 // galleryVisits are the visits of the states only matches. All: every state in every panel,
-// each of its languages and each layout. Otherwise (make test), each state in both panels, in
-// one of each panel's languages and layouts taken in turn from state to state: every state is
-// checked in both panels' themes and in both layouts (one panel's own, the other's other), and
-// every language and panel-layout pair on a share of the states; a console state, in the
-// console's theme whatever the panel, once. A visit costs Chromium about half a second of CPU
-// here: the full walk (about 4,700 visits) would add twenty minutes to the suite, the turns add
-// three. CANVASS_GALLERY_ALL=1 walks them all (make check-layout).
+// each of its languages and each layout (make check-layout, about 4,700 visits). Otherwise
+// (make test), each state once, the panel, then the layout, then the language taken in turn
+// from state to state: neighbouring states (a module's) are seen in both panels and both
+// layouts, and every panel, layout and language on a share of all states. A visit costs
+// Chromium about half a second of CPU here, and the suite is bound by its two cores: the full
+// walk would add some forty minutes to it, both panels for every state four (docs/designing.md).
 func galleryVisits(refs []gallery.Ref, only *regexp.Regexp, all bool) []galleryVisit {
 	var out []galleryVisit
 	for i, ref := range refs {
 		if !only.MatchString(ref.Module + "/" + ref.Name) {
 			continue
 		}
-		for j, p := range ref.Panels {
-			switch {
-			case all:
-				for k := range p.Layouts {
-					for _, lang := range p.Languages {
-						out = append(out, galleryVisit{ref: ref, panel: p.Key, lang: lang, layout: otherLayout(p, k)})
-					}
+		if !all {
+			p := ref.Panels[i%len(ref.Panels)]
+			turn := i / len(ref.Panels)
+			v := galleryVisit{ref: ref, panel: p.Key}
+			if ref.Who != views.GalleryConsole { // the console's theme and shell whatever the panel
+				v.layout = otherLayout(p, turn%len(p.Layouts))
+				turn /= len(p.Layouts)
+			}
+			v.lang = p.Languages[turn%len(p.Languages)]
+			out = append(out, v)
+			continue
+		}
+		for _, p := range ref.Panels {
+			for k := range p.Layouts {
+				for _, lang := range p.Languages {
+					out = append(out, galleryVisit{ref: ref, panel: p.Key, lang: lang, layout: otherLayout(p, k)})
 				}
-			case ref.Who == views.GalleryConsole:
-				if j == i%len(ref.Panels) {
-					out = append(out, galleryVisit{ref: ref, panel: p.Key, lang: p.Languages[i/len(ref.Panels)%len(p.Languages)]})
-				}
-			default:
-				out = append(out, galleryVisit{ref: ref, panel: p.Key, lang: p.Languages[i%len(p.Languages)], layout: otherLayout(p, i%len(p.Layouts))})
 			}
 		}
 	}
