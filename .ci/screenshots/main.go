@@ -165,8 +165,8 @@ func run(ctx context.Context, o options) error {
 	if err != nil {
 		return err
 	}
-	todo := pairs(o.sel.shots(baseStates), o.sel.shots(headStates))
-	if len(todo) == 0 {
+	planned := pairs(o.sel.shots(baseStates), o.sel.shots(headStates))
+	if len(planned) == 0 {
 		return errors.New("no gallery state matches -states and -panel")
 	}
 
@@ -176,8 +176,8 @@ func run(ctx context.Context, o options) error {
 	}
 	defer b.close()
 	shooting := time.Now()
-	fmt.Printf("Shooting %d shots (%d pages at once)\n", len(todo), o.pages)
-	results, pictures, err := shootAll(ctx, b, baseSrv.url, headSrv.url, todo, o, reportDir)
+	fmt.Printf("Shooting %d shots (%d pages at once)\n", len(planned), o.pages)
+	results, pictures, err := shootAll(ctx, b, baseSrv.url, headSrv.url, planned, o, reportDir)
 	if err != nil {
 		return err
 	}
@@ -186,7 +186,7 @@ func run(ctx context.Context, o options) error {
 	s := summary{
 		Base: o.base, BaseHash: short, Head: describeHead(ctx, root),
 		Widths: joinInts(o.sel.widths), Tolerance: int(o.tolerance), Filter: filterText(o),
-		States: countStates(todo), Seconds: int(time.Since(start).Seconds()),
+		States: countStates(planned), Seconds: int(time.Since(start).Seconds()),
 	}
 	index := filepath.Join(reportDir, "index.html")
 	f, err := os.Create(index)
@@ -204,7 +204,7 @@ func run(ctx context.Context, o options) error {
 	c := count(results)
 	fmt.Printf("\nReport: %s\n", index)
 	fmt.Printf("%s of %s: %d compared, %d changed, %d unchanged, %d added, %d removed",
-		plural(len(todo), "shot"), plural(s.States, "state"), c.Compared, c.Changed, c.Unchanged, c.Added, c.Removed)
+		plural(len(planned), "shot"), plural(s.States, "state"), c.Compared, c.Changed, c.Unchanged, c.Added, c.Removed)
 	if c.Failed > 0 {
 		fmt.Printf(", %d failed", c.Failed)
 	}
@@ -218,8 +218,8 @@ func run(ctx context.Context, o options) error {
 
 // shootAll takes each pair's pictures on o.pages pages at once, compares them and keeps the
 // pictures of the shots that changed, were added or removed. pictures counts those taken.
-func shootAll(ctx context.Context, b *browser, baseURL, headURL string, todo []pair, o options, reportDir string) ([]result, int, error) {
-	results := make([]result, len(todo))
+func shootAll(ctx context.Context, b *browser, baseURL, headURL string, planned []pair, o options, reportDir string) ([]result, int, error) {
+	results := make([]result, len(planned))
 	jobs := make(chan int)
 	var (
 		wg       sync.WaitGroup
@@ -240,23 +240,23 @@ func shootAll(ctx context.Context, b *browser, baseURL, headURL string, todo []p
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				r, n := shootPair(ctx, baseCam, headCam, todo[i], o.tolerance, reportDir)
+				r, n := shootPair(ctx, baseCam, headCam, planned[i], o.tolerance, reportDir)
 				results[i] = r
 				pictures.Add(int32(n))
 				finished := done.Add(1)
 				if ctx.Err() != nil {
 					continue // interrupted: the shot's error says only that
 				}
-				if r.outcome != unchanged || finished%20 == 0 || int(finished) == len(todo) {
+				if r.outcome != unchanged || finished%20 == 0 || int(finished) == len(planned) {
 					printing.Lock()
-					fmt.Printf("[%d/%d] %s: %s\n", finished, len(todo), r.shot, describe(r))
+					fmt.Printf("[%d/%d] %s: %s\n", finished, len(planned), r.shot, describe(r))
 					printing.Unlock()
 				}
 			}
 		}()
 	}
 feed:
-	for i := range todo {
+	for i := range planned {
 		select {
 		case jobs <- i:
 		case <-ctx.Done():
@@ -396,9 +396,9 @@ func filterText(o options) string {
 	return strings.Join(parts, ", ")
 }
 
-func countStates(todo []pair) int {
+func countStates(planned []pair) int {
 	seen := map[string]bool{}
-	for _, p := range todo {
+	for _, p := range planned {
 		seen[p.shot.state()] = true
 	}
 	return len(seen)
