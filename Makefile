@@ -175,6 +175,9 @@ bench: islands
 	CANVASS_LOAD=1 $(GO) test -count=1 -timeout 30m -run 'TestLoadRun|TestFeedLoadRun|TestTransactionsLoadRun|TestSurveyLoadRun' -v ./app/ > .tmp/load.log 2>&1; status=$$?; \
 		grep -E 'req/s|seeded|^(ok|FAIL)' .tmp/load.log; \
 		if [ $$status -ne 0 ]; then cat .tmp/load.log; fi; exit $$status
+	CANVASS_BENCH=1 $(GO) test -count=1 -timeout 30m -run '^TestResultsScaleRun$$' -v ./app/ > .tmp/results-scale.log 2>&1; status=$$?; \
+		grep -E 'results at|seeded|^(ok|FAIL)' .tmp/results-scale.log; \
+		if [ $$status -ne 0 ]; then cat .tmp/results-scale.log; fi; exit $$status
 	CANVASS_LIGHTHOUSE=1 $(GO) test -count=1 -timeout 30m -run '^TestLighthouseRun$$' -v ./app/ > .tmp/lighthouse.log 2>&1; status=$$?; \
 		grep -E 'Lighthouse |^(ok|FAIL)' .tmp/lighthouse.log; \
 		if [ $$status -ne 0 ]; then cat .tmp/lighthouse.log; fi; exit $$status

@@ -3,10 +3,14 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"net/http"
 	"testing"
 
 	"github.com/canvass/canvass/migrations/dbtest"
+	"github.com/canvass/canvass/modules/campaigns"
+	"github.com/canvass/canvass/modules/surveys"
+	"github.com/canvass/canvass/modules/web"
 )
 
 // gzipSize is the size of b compressed with gzip at the default level.
@@ -100,5 +104,67 @@ func BenchmarkATestAppStarts(b *testing.B) {
 				newEnv(b, d)
 			}
 		})
+	}
+}
+
+// BenchmarkAnswerSubmit is the survey engine's answer (no HTTP) in the middle of a run, where
+// nothing is counted, and at its end, where the run's results are counted (result_counts) and
+// the finish hooks run: a synthetic member per iteration, each starting a fresh two-question run
+// outside the timer. `benchstat` of it before and after a change to the engine's write path says
+// what the change costs an answer.
+func BenchmarkAnswerSubmit(b *testing.B) {
+	for _, d := range dbtest.Dialects(b) {
+		e := newEnvWith(b, d, withoutJobWorkers())
+		ctx := context.Background()
+		panel, err := e.app.Tenancy.PanelByKey(ctx, "demo")
+		if err != nil {
+			b.Fatal(err)
+		}
+		def := importBudgetSurvey(b, e, 2)
+		next := 0
+		members := func(n int) []surveys.Member {
+			ids, err := e.app.Accounts.Service().EnsureSyntheticMembers(ctx, panel, next+n)
+			if err != nil {
+				b.Fatal(err)
+			}
+			out := make([]surveys.Member, n)
+			for i, id := range ids[next:] {
+				out[i] = surveys.Member(campaigns.PersonOf(&web.Member{ParticipantID: id, LanguageCode: "en", EmailValidated: true,
+					Metadata: map[string]any{"welcomeCampaignCompleted": true}}, "en"))
+			}
+			next += n
+			return out
+		}
+		answer := func(who surveys.Member, qid string) {
+			if _, err := e.app.Surveys.Answer(ctx, panel, who, def.UUID, qid, []byte(`{"answer":"a"}`)); err != nil {
+				b.Fatal(err)
+			}
+		}
+		for _, end := range []bool{false, true} {
+			name := string(d) + "/middle"
+			if end {
+				name = string(d) + "/end"
+			}
+			b.Run(name, func(b *testing.B) {
+				who := members(b.N)
+				for _, m := range who {
+					if _, err := e.app.Surveys.Go(ctx, panel, m, def.UUID); err != nil {
+						b.Fatal(err)
+					}
+					if end {
+						answer(m, "q01")
+					}
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := range b.N {
+					qid := "q01"
+					if end {
+						qid = "q02"
+					}
+					answer(who[i], qid)
+				}
+			})
+		}
 	}
 }

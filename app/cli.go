@@ -146,7 +146,7 @@ read none of it and open no database.`,
 			root.AddCommand(cmd)
 		}
 	}
-	in(groupServer, c.serveCmd(), c.migrateCmd(), c.demoCmd(), c.backupCmd(), c.restoreCmd(),
+	in(groupServer, c.serveCmd(), c.migrateCmd(), c.demoCmd(), c.seedCmd(), c.backupCmd(), c.restoreCmd(),
 		c.jobsCmd(), c.errorsCmd())
 	in(groupContent, c.tenantCmd(), c.campaignsCmd(), c.postcodesCmd(), c.translationsCmd(),
 		c.mailCmd(), c.operatorsCmd())
@@ -398,13 +398,17 @@ func (c *cli) demoCmd() *cobra.Command {
 		Use:   "demo",
 		Short: "Load the demo tenants and their data (idempotent)",
 		Long: `Creates or updates the demo tenants (Canvass Demo, Northwind Rewards), their campaigns, postcodes,
-redemption options, the demo members and the console's demo operators (README.md, Demo accounts).
-Running it again changes nothing. canvass serve does it at start with CANVASS_DEMO=1.`,
+redemption options, the demo members and the console's demo operators (README.md, Demo accounts),
+and a few hundred synthetic respondents (respondent-NNNN@synthetic.invalid, who can never sign in)
+whose answers fill the console's results (docs/console.md, Results). Running it again changes nothing. canvass serve does it at start with CANVASS_DEMO=1.`,
 		Args:              noArgs,
 		ValidArgsFunction: cobra.NoFileCompletions,
 		RunE: c.body(func(cmd *cobra.Command, _ []string) error {
 			return c.withApp(cmd, "demo", func(ctx context.Context, app *App, _ Config, _ *gorm.DB) error {
-				return LoadDemo(ctx, app)
+				if err := LoadDemo(ctx, app); err != nil {
+					return err
+				}
+				return LoadDemoResults(ctx, app)
 			})
 		}),
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"github.com/canvass/canvass/modules/results"
 	"net/http"
 	"slices"
 	"strconv"
@@ -128,6 +129,7 @@ func TestThePeriodicCleanUpRemovesOnlyExpiredRows(t *testing.T) {
 		assert.Equal(t, map[string]time.Duration{
 			"sessions": sweepSessionsEvery, "operator_sessions": sweepSessionsEvery, "account_tokens": sweepTokensEvery,
 			"rate_limits": sweepRateLimitsEvery, "job_deliveries": sweepDeliveriesEvery, "competition_draws": drawCompetitionsEvery,
+			"result_exports": results.SweepExportsEvery,
 		}, e.app.Jobs.Sweeps(), "every periodic job is scheduled")
 	})
 }

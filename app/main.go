@@ -98,6 +98,9 @@ func serve(ctx context.Context, cfg Config, db *gorm.DB, log *slog.Logger) error
 		if err := LoadDemo(ctx, app); err != nil {
 			return fmt.Errorf("load demo data: %w", err)
 		}
+		if err := LoadDemoResults(ctx, app); err != nil {
+			return fmt.Errorf("load demo results: %w", err)
+		}
 	}
 	if err := app.Jobs.Start(ctx); err != nil {
 		return err

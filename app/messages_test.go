@@ -191,13 +191,14 @@ var messageWrappers = []struct {
 	pkg, name string
 	form      msgCallForm
 }{
-	{"modules/accounts", "send", msgCallForm{args: 6, id: 4, data: -1, count: -1, keys: []string{"App", "Name"}, family: true}},           // Mails.send(ctx, panel, ah, lang, "mail.reset", link): mail.reset.*
-	{"modules/accounts", "tr", msgCallForm{args: 1, id: 0, data: -1, count: -1, keys: []string{"App", "Name"}}},                           // send's tr(id)
-	{"modules/accounts", "t", msgCallForm{args: 1, id: 0, data: -1, count: -1}},                                                           // Framed's t(id)
-	{"modules/profile", "appendInvalid", msgCallForm{args: 3, id: 2, data: -1, count: -1}},                                                // appendInvalid(e, field, id)
-	{"modules/profile", "pictureRefused", msgCallForm{args: 4, id: 1, data: 3, count: -1}},                                                // pictureRefused(status, id, code, data)
-	{"modules/profile", "tr", msgCallForm{args: 2, id: 0, data: 1, count: -1}},                                                            // bulkMessage's tr(id, data)
-	{"modules/console", "T", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                                             // Module.T(c, id, data)
+	{"modules/accounts", "send", msgCallForm{args: 6, id: 4, data: -1, count: -1, keys: []string{"App", "Name"}, family: true}}, // Mails.send(ctx, panel, ah, lang, "mail.reset", link): mail.reset.*
+	{"modules/accounts", "tr", msgCallForm{args: 1, id: 0, data: -1, count: -1, keys: []string{"App", "Name"}}},                 // send's tr(id)
+	{"modules/accounts", "t", msgCallForm{args: 1, id: 0, data: -1, count: -1}},                                                 // Framed's t(id)
+	{"modules/profile", "appendInvalid", msgCallForm{args: 3, id: 2, data: -1, count: -1}},                                      // appendInvalid(e, field, id)
+	{"modules/profile", "pictureRefused", msgCallForm{args: 4, id: 1, data: 3, count: -1}},                                      // pictureRefused(status, id, code, data)
+	{"modules/profile", "tr", msgCallForm{args: 2, id: 0, data: 1, count: -1}},                                                  // bulkMessage's tr(id, data)
+	{"modules/console", "T", msgCallForm{args: 3, id: 1, data: 2, count: -1}},
+	{"modules/console", "TIn", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                                           // Module.TIn(lang, id, data)
 	{"modules/console/money", "t", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                                       // Part.t(c, id, data)
 	{"modules/console/panels", "t", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                                      // Part.t(c, id, data)
 	{"modules/console/panels", "fieldLabel", msgCallForm{args: 2, id: 1, data: -1, count: -1, prefix: "console.panels.theme.field."}},     // fieldLabel(c, field)
@@ -209,6 +210,13 @@ var messageWrappers = []struct {
 	{"modules/console/campaigns", "stateLabel", msgCallForm{args: 2, id: 1, data: -1, count: -1, prefix: "console.campaigns.state."}},     // stateLabel(c, state)
 	{"modules/console/money", "holdStatusLabel", msgCallForm{args: 2, id: 1, data: -1, count: -1, prefix: "console.money.holds.status."}}, // holdStatusLabel(c, status)
 	{"modules/console/money", "fact", msgCallForm{args: 2, id: 0, data: -1, count: -1}},                                                   // fact(id, value)
+	{"modules/results", "t", msgCallForm{args: 1, id: 0, data: -1, count: -1}},                                                            // words' t(id)
+	{"modules/results", "invalid", msgCallForm{args: 2, id: 1, data: -1, count: -1}},                                                      // Filter.Check's invalid(field, id)
+	{"modules/results", "outcomeLabel", msgCallForm{args: 2, id: 1, data: -1, count: -1, prefix: "console.results.outcome."}},             // outcomeLabel(c, outcome)
+	{"modules/results", "controlLabel", msgCallForm{args: 2, id: 1, data: -1, count: -1, prefix: "console.results.control."}},             // controlLabel(c, control)
+	{"modules/webhooks", "eventLabel", msgCallForm{args: 2, id: 1, data: -1, count: -1, prefix: "console.webhooks.event."}},               // eventLabel(c, event)
+	{"modules/webhooks", "add", msgCallForm{args: 2, id: 1, data: -1, count: -1}},                                                         // readInput's add(field, id)
+	{"modules/webhooks", "statusLabel", msgCallForm{args: 2, id: 1, data: -1, count: -1, prefix: "console.webhooks.status."}},             // statusLabel(c, status)
 	{"modules/competitions", "title", msgCallForm{args: 4, id: 1, data: -1, count: -1, keys: []string{"Prize"}}},                          // title(lang, id, english, prize)
 	{"modules/feed", "add", msgCallForm{args: 3, id: 1, data: 2, count: -1}},                                                              // FeedQuery.Check's add(field, id, data)
 	{"modules/feed", "cardGone", msgCallForm{args: 2, id: 1, data: -1, count: -1}},                                                        // cardGone(c, flashID)

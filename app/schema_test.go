@@ -19,10 +19,12 @@ import (
 	"github.com/canvass/canvass/modules/ratelimit"
 	"github.com/canvass/canvass/modules/redemptions"
 	"github.com/canvass/canvass/modules/referrals"
+	"github.com/canvass/canvass/modules/results"
 	"github.com/canvass/canvass/modules/signinconfig"
 	"github.com/canvass/canvass/modules/surveys"
 	"github.com/canvass/canvass/modules/tenancy"
 	"github.com/canvass/canvass/modules/wallet"
+	"github.com/canvass/canvass/modules/webhooks"
 	"gorm.io/gorm"
 )
 
@@ -33,6 +35,7 @@ func allModels() []any {
 		tenancy.Models(), accounts.Models(), ratelimit.Models(), campaigns.Models(), feed.Models(), surveys.Models(),
 		events.Models(), wallet.Models(), postcodes.Models(), mobile.Models(), redemptions.Models(), competitions.Models(),
 		referrals.Models(), offers.Models(), clientreports.Models(), console.Models(), jobs.Models(), profile.Models(), signinconfig.Models(),
+		webhooks.Models(), results.Models(),
 	} {
 		out = append(out, models...)
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/url"
 	"os"
 	"sync"
@@ -33,12 +34,14 @@ import (
 	"github.com/canvass/canvass/modules/ratelimit"
 	"github.com/canvass/canvass/modules/redemptions"
 	"github.com/canvass/canvass/modules/referrals"
+	"github.com/canvass/canvass/modules/results"
 	"github.com/canvass/canvass/modules/signinconfig"
 	"github.com/canvass/canvass/modules/social"
 	"github.com/canvass/canvass/modules/surveys"
 	"github.com/canvass/canvass/modules/tenancy"
 	"github.com/canvass/canvass/modules/wallet"
 	"github.com/canvass/canvass/modules/web"
+	"github.com/canvass/canvass/modules/webhooks"
 	"github.com/canvass/canvass/static"
 	"github.com/gofiber/fiber/v3"
 	"github.com/gofiber/fiber/v3/middleware/requestid"
@@ -83,6 +86,9 @@ type App struct {
 	APIDocs *apidocs.Module
 	// Console is the operator console, served on its own host only (CANVASS_CONSOLE_HOST).
 	Console *console.Module
+	// Webhooks sends each panel's finished runs to its owners' https URLs (and is the
+	// console's webhooks part).
+	Webhooks *webhooks.Module
 	// Gallery shows every page state from fixtures (/_dev/gallery); nil in production.
 	Gallery *gallery.Module
 	// Metrics is this server's Prometheus registry (served on CANVASS_METRICS_ADDR when set).
@@ -105,6 +111,14 @@ type Options struct {
 	// WorkJobs makes this App one that works background jobs (after App.Jobs.Start):
 	// `canvass serve`, and tests that run them. Otherwise it only inserts them.
 	WorkJobs bool
+	// WebhookClient, when set, sends the panels' webhooks (tests: one trusting their TLS
+	// receiver); WebhooksAllowPrivate lets webhooks reach loopback and private addresses
+	// outside development too (tests whose receiver listens on loopback).
+	WebhookClient        *http.Client
+	WebhooksAllowPrivate bool
+	// ResultsExportLimit, when set, is the most responses a results export downloads at once
+	// (tests: a few, so a small campaign's exports are prepared as jobs); 0: 10,000.
+	ResultsExportLimit int
 }
 
 // embeddedLocales parses the embedded message files once per process (every App of a test
@@ -243,13 +257,17 @@ func NewApp(cfg Config, db *gorm.DB, log *slog.Logger, opts Options) (*App, erro
 	a.Profile.SetTracking(a.Offers)         // the profile's trackingIds.hasOffersId
 	a.ClientReports = clientreports.New(clientreports.Deps{DB: db, Log: log, Limiter: limiter})
 	a.Profile.OnClose(a.ClientReports.EraseMember) // the pages and browser a member's reports name
+	a.Profile.OnClose(a.Surveys.Erase)             // what the member answered leaves every result with them
 	if a.APIDocs, err = apidocs.New(log); err != nil {
+		return nil, err
+	}
+	if a.Webhooks, err = newWebhooks(a, cfg, db, log, opts); err != nil {
 		return nil, err
 	}
 	a.Console = console.New(console.Deps{
 		DB: db, Kit: kit, Log: log, Limiter: limiter, Panels: consolePanels(db, a.Tenancy), Host: cfg.ConsoleHost,
 		Development: cfg.Env == "development", Production: cfg.Production(),
-		Parts: []console.Part{consolePanelSettings(a), consoleCampaigns(a), consoleMoney(a), consoleMembers(a, kit)},
+		Parts: []console.Part{consolePanelSettings(a), consoleCampaigns(a), consoleResults(a, db, log, opts.ResultsExportLimit), consoleMoney(a), consoleMembers(a, kit), a.Webhooks},
 	})
 	a.Home = home.New(kit, a.Accounts, func(ctx context.Context) error {
 		sqlDB, err := db.DB()
@@ -475,4 +493,13 @@ var (
 	_ profile.Eraser             = (*mobile.Module)(nil).Erase
 	_ profile.Eraser             = (*redemptions.Module)(nil).Erase
 	_ profile.Eraser             = (*clientreports.Module)(nil).EraseMember
+	_ profile.Eraser             = (*surveys.Module)(nil).Erase
+	_ results.Reader             = (*surveys.Module)(nil)
+	_ results.Tasks              = (*jobs.Queue)(nil)
+	_ jobs.TaskHandler           = (*results.Part)(nil).RunExport
+	_ webhooks.Responses         = (*surveys.Module)(nil)
+	_ webhooks.Catalogue         = (*campaigns.Module)(nil)
+	_ webhooks.Tasks             = (*jobs.Queue)(nil)
+	_ surveys.FinishHook         = (*webhooks.Module)(nil).OnFinished
+	_ jobs.TaskHandler           = (*webhooks.Module)(nil).Deliver
 )

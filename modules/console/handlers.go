@@ -194,6 +194,7 @@ var panelSections = []struct {
 	{"/summary", "console.section.summary", ActionLedger},
 	{"/offer-holds", "console.section.offer_holds", ActionLedger},
 	{"/members", "console.section.members", ActionReadMembers},
+	{"/webhooks", "console.section.webhooks", ActionManageWebhooks},
 	{"/operators", "console.section.operators", ActionManageOperators},
 	{"/audit", "console.section.audit", ActionReadAudit},
 }

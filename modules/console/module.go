@@ -155,6 +155,12 @@ func (m *Module) T(c fiber.Ctx, id string, data map[string]any) string {
 	return m.kit.Locales.Translate(m.lang(c), id, data, nil)
 }
 
+// TIn translates a message into a language of a panel: what the console writes for the panel's
+// own readers (an export's codebook in the panel's default language).
+func (m *Module) TIn(lang, id string, data map[string]any) string {
+	return m.kit.Locales.Translate(lang, id, data, nil)
+}
+
 // Audit appends an entry by whoever acts in the request (operator or API token) to the log.
 func (m *Module) Audit(c fiber.Ctx, panelID, action, target string, before, after any) error {
 	return m.svc.Audit(c.Context(), actor(c), panelID, action, target, before, after)

@@ -40,20 +40,25 @@ const (
 	ActionCloseMembers    Action = "members.close"             // owners only: it forfeits a balance
 	ActionEditPanel       Action = "panel.edit"                // owners only: settings, theme, credentials
 	ActionRevealPayout    Action = "redemptions.reveal_payout" // a member's payout details, audited
+	ActionReadResults     Action = "results.read"              // campaigns' summaries, cross-tabs and free-text answers
+	ActionReadResponses   Action = "results.responses"         // respondents' answers one by one: member data, audited
+	ActionManageWebhooks  Action = "webhooks.manage"           // owners only: the panel's webhooks and their deliveries
 )
 
 // Actions lists every action, for API token scopes.
 var Actions = []Action{
 	ActionView, ActionManageOperators, ActionReadAudit, ActionEditPanel, ActionEditCampaigns, ActionPreview,
+	ActionReadResults, ActionReadResponses,
 	ActionRedemptions, ActionRevealPayout, ActionLedger, ActionCompetitions,
 	ActionReadMembers, ActionSuspendMembers, ActionEndSessions, ActionResendMail, ActionCloseMembers,
+	ActionManageWebhooks,
 }
 
 // roleActions are the role meanings; the owner may do everything.
 var roleActions = map[Role][]Action{
-	RoleEditor:  {ActionView, ActionEditCampaigns, ActionPreview},
+	RoleEditor:  {ActionView, ActionEditCampaigns, ActionPreview, ActionReadResults, ActionReadResponses},
 	RoleFinance: {ActionView, ActionRedemptions, ActionRevealPayout, ActionLedger, ActionCompetitions},
-	RoleSupport: {ActionView, ActionReadMembers, ActionSuspendMembers, ActionEndSessions, ActionResendMail},
+	RoleSupport: {ActionView, ActionReadMembers, ActionSuspendMembers, ActionEndSessions, ActionResendMail, ActionReadResponses},
 }
 
 // RolesAllow tells whether an operator holding roles on a panel may do action there.

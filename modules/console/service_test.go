@@ -55,9 +55,9 @@ func TestEachRoleMayDoItsOwnActionsOnItsOwnPanelOnly(t *testing.T) {
 	t.Parallel()
 	allowed := map[Role][]Action{
 		RoleOwner:   Actions,
-		RoleEditor:  {ActionView, ActionEditCampaigns, ActionPreview},
+		RoleEditor:  {ActionView, ActionEditCampaigns, ActionPreview, ActionReadResults, ActionReadResponses},
 		RoleFinance: {ActionView, ActionRedemptions, ActionRevealPayout, ActionLedger, ActionCompetitions},
-		RoleSupport: {ActionView, ActionReadMembers, ActionSuspendMembers, ActionEndSessions, ActionResendMail},
+		RoleSupport: {ActionView, ActionReadMembers, ActionSuspendMembers, ActionEndSessions, ActionResendMail, ActionReadResponses},
 	}
 	every := allowed[RoleOwner]
 	eachFixture(t, func(t *testing.T, f *fixture) {

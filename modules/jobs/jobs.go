@@ -112,6 +112,9 @@ type Queue struct {
 	started bool
 	stopSub func()
 	subDone chan struct{}
+
+	// policies are the tasks' own retry schedules (HandleTaskWith), under mu.
+	policies map[string]TaskPolicy
 }
 
 // New builds the client (it inserts at once; it works jobs after Start).
@@ -130,6 +133,7 @@ func New(d Deps) (*Queue, error) {
 	q := &Queue{
 		db: d.DB, sqlDB: sqlDB, postgres: d.DB.Dialector.Name() == "postgres", log: d.Log, cfg: cfg,
 		mail: d.Mail, sealer: d.Sealer, observe: d.Observe, sweeps: map[string]Sweep{}, tasks: map[string]TaskHandler{},
+		policies: map[string]TaskPolicy{},
 	}
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &mailWorker{q: q})

@@ -18,9 +18,9 @@ const AnswerNullMessage = "answer payload can't be null!"
 
 // Default bounds where the author set none.
 const (
-	defaultMaxText     = 1000
-	defaultMaxTextArea = 5000
-	defaultStars       = 5
+	DefaultMaxText     = 1000
+	DefaultMaxTextArea = 5000
+	DefaultStars       = 5 // a star rating's most stars when the author set no max_num
 )
 
 // DecodeAnswerBody reads {"answer": VALUE}; a missing or null VALUE is the spec's error.
@@ -53,9 +53,9 @@ func ValidateAnswer(q *campaigns.Question, raw json.RawMessage) (any, error) {
 			return nil, badAnswer("error.answer_text", nil)
 		}
 		s = strings.TrimSpace(s)
-		maxChars := defaultMaxText
+		maxChars := DefaultMaxText
 		if q.ControlType == campaigns.ControlTextArea {
-			maxChars = defaultMaxTextArea
+			maxChars = DefaultMaxTextArea
 		}
 		if q.MaxChars != nil {
 			maxChars = *q.MaxChars
@@ -114,7 +114,7 @@ func ValidateAnswer(q *campaigns.Question, raw json.RawMessage) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		one, most := 1.0, float64(defaultStars)
+		one, most := 1.0, float64(DefaultStars)
 		if q.MaxNum != nil {
 			most = *q.MaxNum
 		}
@@ -128,7 +128,7 @@ func ValidateAnswer(q *campaigns.Question, raw json.RawMessage) (any, error) {
 			return nil, err
 		}
 		for i, o := range q.ScaleAnswers {
-			if scaleValue(o, i) == n {
+			if ScaleValue(o, i) == n {
 				return n, nil
 			}
 		}
@@ -293,8 +293,8 @@ func optionList(list []campaigns.Option, raw json.RawMessage) ([]string, error) 
 	return ids, nil
 }
 
-// scaleValue is the number a scale point stores: its value, else its position from 1.
-func scaleValue(o campaigns.Option, i int) float64 {
+// ScaleValue is the number a scale point stores: its value, else its position from 1.
+func ScaleValue(o campaigns.Option, i int) float64 {
 	if o.Value != nil {
 		return *o.Value
 	}

@@ -160,7 +160,11 @@ func (m *Module) Answer(ctx context.Context, panel *web.Panel, r Respondent, id,
 		case t.Reason != "" && p.Status == campaigns.StatusStarted:
 			// The campaign closed or filled up while the member was in it: their
 			// participation ends there, and they see that outcome.
-			if err := finishParticipation(tx, p.ID, t.Reason, m.now().UTC()); err != nil {
+			at := m.now().UTC()
+			if err := finishParticipation(tx, p.ID, t.Reason, at); err != nil {
+				return err
+			}
+			if err := m.ended(tx, panel, p, t.Reason, at); err != nil {
 				return err
 			}
 			p.Status, p.CurrentQuestion = t.Reason, nil
@@ -215,6 +219,11 @@ func (m *Module) Answer(ctx context.Context, panel *web.Panel, r Respondent, id,
 		}
 		if err := advanceParticipation(tx, p, set); err != nil {
 			return err
+		}
+		if campaigns.IsTerminal(status) {
+			if err := m.ended(tx, panel, p, status, now); err != nil {
+				return err
+			}
 		}
 		p.Answered++
 		p.Status = campaigns.StatusStarted
@@ -333,7 +342,7 @@ func (m *Module) startedParticipation(tx *gorm.DB, panel *web.Panel, who campaig
 	}
 	if p.Status == campaigns.StatusNew && t.Reason == "" && len(c.Definition.Questions) > 0 {
 		first := c.Definition.Questions[0].ID
-		set := map[string]any{"status": campaigns.StatusStarted, "started_at": now, "current_question": first, "updated_at": now}
+		set := map[string]any{"status": campaigns.StatusStarted, "started_at": now, "current_question": first, "updated_at": now, "language": who.Language}
 		if p.SeenAt == nil {
 			set["seen_at"] = now
 		}

@@ -23,6 +23,7 @@ type Participation struct {
 	Rating          *int
 	RatingComment   *string
 	RatedAt         *time.Time
+	Language        *string // the language the member answered in (set at start)
 }
 
 // Answer is a member's answer to one question, the VALUE of ARCHITECTURE.md "Answers" as JSON.
@@ -35,5 +36,28 @@ type Answer struct {
 	UpdatedAt       time.Time
 }
 
+// ResultCount is one figure of a campaign's counted results (result_counts; result_counts.go).
+type ResultCount struct {
+	CampaignID string `gorm:"primaryKey"`
+	ByQuestion string `gorm:"primaryKey"`
+	Kind       string `gorm:"primaryKey"`
+	ByValue    string `gorm:"primaryKey"`
+	QuestionID string `gorm:"primaryKey"`
+	Value      string `gorm:"primaryKey"`
+	Shard      int    `gorm:"primaryKey"`
+	N          int64
+}
+
+// ResultCountsThrough is how far a campaign's counts go: the runs that ended before it.
+type ResultCountsThrough struct {
+	CampaignID     string `gorm:"primaryKey"`
+	CountedThrough time.Time
+}
+
+// TableName is result_counts_through (not GORM's plural).
+func (ResultCountsThrough) TableName() string { return "result_counts_through" }
+
 // Models lists the module's tables for the schema check.
-func Models() []any { return []any{&Participation{}, &Answer{}} }
+func Models() []any {
+	return []any{&Participation{}, &Answer{}, &ResultCount{}, &ResultCountsThrough{}}
+}

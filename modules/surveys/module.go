@@ -7,6 +7,7 @@ package surveys
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -74,6 +75,7 @@ type Module struct {
 	now         func() time.Time
 
 	competitions CompetitionEntries // nil until the competitions module is plugged in
+	onFinish     []FinishHook       // registered while wiring (OnFinish), before serving
 }
 
 func New(d Deps) *Module {
@@ -129,6 +131,45 @@ func (m *Module) Routes(r fiber.Router) {
 		r.Post(s.prefix+"/:campaignUuid/rating", access, m.ratingSubmit)
 		r.Post(s.prefix+"/:campaignUuid/competition", access, m.competitionSubmit)
 	}
+}
+
+// Finished is a member's run that has just ended in an outcome other modules act on
+// (completed, screened, quota full), as finish hooks see it.
+type Finished struct {
+	Panel           *web.Panel
+	CampaignID      string
+	ParticipationID string
+	ParticipantID   string
+	Status          string
+	StartedAt       time.Time
+	FinishedAt      time.Time
+}
+
+// FinishHook acts on a run that ended, inside the engine's transaction that ends it: what it
+// writes (a webhook's delivery job, a count) commits with the outcome or not at all, and its
+// error undoes the answer (the member may send it again).
+type FinishHook func(tx *gorm.DB, f Finished) error
+
+// OnFinish registers a hook for the runs that end completed, screened or quota full; call it
+// while wiring the app, before serving.
+func (m *Module) OnFinish(h FinishHook) { m.onFinish = append(m.onFinish, h) }
+
+// ended runs the finish hooks for a run that ended in status (its status written) for the
+// outcomes they act on, in the engine's transaction.
+func (m *Module) ended(tx *gorm.DB, panel *web.Panel, p *Participation, status string, at time.Time) error {
+	if status != campaigns.StatusCompleted && status != campaigns.StatusScreened && status != campaigns.StatusQuotaFull {
+		return nil
+	}
+	f := Finished{Panel: panel, CampaignID: p.CampaignID, ParticipationID: p.ID, ParticipantID: p.ParticipantID, Status: status, FinishedAt: at}
+	if p.StartedAt != nil {
+		f.StartedAt = *p.StartedAt
+	}
+	for _, h := range m.onFinish {
+		if err := h(tx, f); err != nil {
+			return fmt.Errorf("after run %s ended %s: %w", p.ID, status, err)
+		}
+	}
+	return nil
 }
 
 // SetFeed plugs in the member feed (it depends on this module's standing).

@@ -134,7 +134,7 @@ func (m *Module) questionView(c fiber.Ctx, q *campaigns.Question, answer any, la
 	case campaigns.ControlNPS:
 		points(0, 10, 1)
 	case campaigns.ControlStar:
-		most := float64(defaultStars)
+		most := float64(DefaultStars)
 		if q.MaxNum != nil {
 			most = *q.MaxNum
 		}
@@ -157,7 +157,7 @@ func (m *Module) questionView(c fiber.Ctx, q *campaigns.Question, answer any, la
 	case campaigns.ControlLikert, campaigns.ControlSmiley:
 		v.Options = nil
 		for i, o := range q.ScaleAnswers {
-			s := strconv.FormatFloat(scaleValue(o, i), 'f', -1, 64)
+			s := strconv.FormatFloat(ScaleValue(o, i), 'f', -1, 64)
 			v.Options = append(v.Options, view.OptionView{ID: s, Text: o.Text.In(lang, fallback)})
 		}
 	case campaigns.ControlSpend, campaigns.ControlFrequency:

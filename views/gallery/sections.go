@@ -10,6 +10,8 @@ import (
 	memberviews "github.com/canvass/canvass/views/console/members"
 	moneyviews "github.com/canvass/canvass/views/console/money"
 	panelviews "github.com/canvass/canvass/views/console/panels"
+	resultviews "github.com/canvass/canvass/views/console/results"
+	webhookviews "github.com/canvass/canvass/views/console/webhooks"
 	"github.com/canvass/canvass/views/feed"
 	"github.com/canvass/canvass/views/home"
 	"github.com/canvass/canvass/views/mail"
@@ -44,8 +46,10 @@ func Sections() []views.GallerySection {
 		{Module: "console", States: console.Gallery()},
 		{Module: "console-panels", States: panelviews.Gallery()},
 		{Module: "console-campaigns", States: campaignviews.Gallery()},
+		{Module: "results", States: resultviews.Gallery()},
 		{Module: "console-members", States: memberviews.Gallery()},
 		{Module: "console-money", States: moneyviews.Gallery()},
+		{Module: "console-webhooks", States: webhookviews.Gallery()},
 		{Module: "mail", States: mail.Gallery()},
 	}
 }
