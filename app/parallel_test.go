@@ -45,6 +45,7 @@ var runsAlone = map[string]string{
 	"app.TestCeilingRun":          "load run: req/s of the ceiling program and the app (CANVASS_BENCH)",
 	"app.TestLoadRun":             "load run: req/s (CANVASS_LOAD)",
 	"app.TestFeedLoadRun":         "load run: req/s (CANVASS_LOAD)",
+	"app.TestResultsScaleRun":     "scale run: latencies and memory (CANVASS_BENCH)",
 	"app.TestSurveyLoadRun":       "load run: req/s (CANVASS_LOAD)",
 	"app.TestTransactionsLoadRun": "load run: req/s (CANVASS_LOAD)",
 	"app.TestLighthouseRun":       "Lighthouse's performance scores (CANVASS_LIGHTHOUSE)",

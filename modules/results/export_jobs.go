@@ -334,7 +334,7 @@ func (p *Part) prepare(ctx context.Context, e *Export) error {
 
 	lang := panel.DefaultLanguage
 	vars := Variables(camp, lang, p.words(lang))
-	w := newChunkWriter(ctx, p.d.DB, e.ID, exportChunk)
+	w := newChunkWriter(ctx, p.d.DB, e.ID, p.d.ExportChunk)
 	var rows int64
 	each := func(fn func(surveys.ResponseWithAnswers) error) error {
 		return p.d.Reader.EachResponse(ctx, rf, func(r surveys.ResponseWithAnswers) error {
@@ -342,7 +342,7 @@ func (p *Part) prepare(ctx context.Context, e *Export) error {
 				return err
 			}
 			rows++
-			if rows%exportProgressEvery == 0 {
+			if rows%int64(p.d.ExportProgressEvery) == 0 {
 				return p.progress(ctx, e.ID, rows)
 			}
 			return nil

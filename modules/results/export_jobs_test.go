@@ -107,7 +107,7 @@ type jobFixture struct {
 func newJobFixture(t *testing.T, db *gorm.DB, n int) *jobFixture {
 	f := &jobFixture{t: t, ctx: context.Background(), db: db, camp: exportCampaign(), reader: &jobReader{n: n}, tasks: &jobTasks{}}
 	f.panel = seed.Panel(t, db, "acme", "USD", "en")
-	f.p = New(Deps{Reader: f.reader, Catalogue: jobCatalogue{f.camp}, DB: db, Tasks: f.tasks,
+	f.p = New(Deps{Reader: f.reader, Catalogue: jobCatalogue{f.camp}, DB: db, Tasks: f.tasks, ExportChunk: jobChunk, ExportProgressEvery: jobProgressEvery,
 		PanelByID: func(_ context.Context, id string) (*web.Panel, error) {
 			if id != f.panel.ID {
 				return nil, web.ErrNotFound
@@ -183,8 +183,14 @@ func sheets(t *testing.T, b []byte) map[string][][]string {
 	return out
 }
 
-// jobResponses are enough responses for a CSV of several chunks, with progress noted on the way.
-const jobResponses = 9000
+// jobResponses are enough responses for a file of several of the fixture's small chunks, with
+// progress noted on the way (every jobProgressEvery rows). Small, so that the workbook's
+// writing stays quick under the race detector.
+const (
+	jobResponses     = 900
+	jobChunk         = 16 << 10
+	jobProgressEvery = 200
+)
 
 func TestAnExportJobWritesTheDirectExportsFileInChunksWithItsProgress(t *testing.T) {
 	t.Parallel()
@@ -199,12 +205,12 @@ func TestAnExportJobWritesTheDirectExportsFileInChunksWithItsProgress(t *testing
 
 				var midway []int64 // rows done as the database says, while it writes
 				f.reader.seen = func(i int) {
-					if i == 4500 || i == 8500 {
+					if i == 450 || i == 850 {
 						midway = append(midway, f.load(e.ID).RowsDone)
 					}
 				}
 				require.NoError(t, f.p.RunExport(f.ctx, task))
-				assert.Equal(t, []int64{4000, 8000}, midway, "progress is noted every few thousand rows")
+				assert.Equal(t, []int64{400, 800}, midway, "progress is noted every few hundred rows")
 
 				done := f.load(e.ID)
 				assert.Equal(t, ExportDone, done.Status)
@@ -216,9 +222,9 @@ func TestAnExportJobWritesTheDirectExportsFileInChunksWithItsProgress(t *testing
 
 				file, want := f.file(e.ID), f.direct(format)
 				assert.EqualValues(t, len(file), done.Bytes)
-				assert.EqualValues(t, (len(file)+exportChunk-1)/exportChunk, f.chunks(e.ID), "a chunk each time one fills")
+				assert.EqualValues(t, (len(file)+jobChunk-1)/jobChunk, f.chunks(e.ID), "a chunk each time one fills")
 				if format == "csv" {
-					assert.Greater(t, len(file), exportChunk, "the CSV fills more than one chunk")
+					assert.Greater(t, len(file), jobChunk, "the CSV fills more than one chunk")
 					assert.Equal(t, string(want), string(file), "the direct export's file, byte for byte")
 				} else {
 					assert.Equal(t, sheets(t, want), sheets(t, file), "the direct export's workbook, cell for cell")
@@ -262,7 +268,7 @@ func TestAnExportJobThatFailsSaysWhyAndKeepsNothingOfItsFile(t *testing.T) {
 		}{
 			{name: "reading the responses fails on the last attempt", code: exportFailedCode, err: true, before: func(f *jobFixture) {
 				f.reader.fail = func(i int) error {
-					if i == 8000 {
+					if i == 800 {
 						return errors.New("the database went away")
 					}
 					return nil

@@ -44,6 +44,11 @@ type Deps struct {
 	// DirectLimit is the most responses a CSV or workbook downloads at once; a filter that
 	// keeps more has them prepared as an export job (0: DirectExportLimit).
 	DirectLimit int
+	// ExportChunk is the bytes of a prepared file a chunk holds, and ExportProgressEvery how
+	// many rows go by between two notes of an export's progress (0: exportChunk and
+	// exportProgressEvery; tests make them small to see several with few rows).
+	ExportChunk         int
+	ExportProgressEvery int
 }
 
 // Part is the results' part of the console.
@@ -58,6 +63,12 @@ func New(d Deps) *Part {
 	}
 	if d.DirectLimit <= 0 {
 		d.DirectLimit = DirectExportLimit
+	}
+	if d.ExportChunk <= 0 {
+		d.ExportChunk = exportChunk
+	}
+	if d.ExportProgressEvery <= 0 {
+		d.ExportProgressEvery = exportProgressEvery
 	}
 	return &Part{d: d}
 }
