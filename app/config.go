@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/canvass/canvass/migrations"
 	"net"
 	"net/mail"
 	"net/netip"
@@ -22,9 +23,13 @@ import (
 type Config struct {
 	Addr        string
 	DatabaseURL string
-	Env         string
-	Demo        bool
-	Secret      string
+	// DatabaseListenURL is a direct postgres:// URL to the same database, for the job queue's
+	// LISTEN when DatabaseURL goes through a pooler in transaction mode (pool_mode=transaction),
+	// where a LISTEN would hear nothing; empty there, the queue polls.
+	DatabaseListenURL string
+	Env               string
+	Demo              bool
+	Secret            string
 	// SecretDerived is true when no CANVASS_SECRET was given and a development key was derived.
 	SecretDerived bool
 	SMTPURL       string
@@ -71,18 +76,19 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		return def
 	}
 	cfg := Config{
-		Addr:        get("CANVASS_ADDR", ":3000"),
-		DatabaseURL: get("CANVASS_DATABASE_URL", "sqlite://data/canvass.db"),
-		Env:         get("CANVASS_ENV", "production"),
-		Demo:        get("CANVASS_DEMO", "") == "1",
-		Secret:      get("CANVASS_SECRET", ""),
-		SMTPURL:     get("CANVASS_SMTP_URL", ""),
-		MailFrom:    get("CANVASS_MAIL_FROM", "no-reply@canvass.local"),
-		BaseURL:     strings.TrimRight(get("CANVASS_BASE_URL", ""), "/"),
-		SMSURL:      get("CANVASS_SMS_URL", ""),
-		PprofAddr:   get("CANVASS_PPROF_ADDR", ""),
-		UploadsDir:  get("CANVASS_UPLOADS_DIR", filepath.Join("data", "uploads")),
-		StaticDir:   get("CANVASS_STATIC_DIR", ""),
+		Addr:              get("CANVASS_ADDR", ":3000"),
+		DatabaseURL:       get("CANVASS_DATABASE_URL", "sqlite://data/canvass.db"),
+		DatabaseListenURL: get("CANVASS_DATABASE_LISTEN_URL", ""),
+		Env:               get("CANVASS_ENV", "production"),
+		Demo:              get("CANVASS_DEMO", "") == "1",
+		Secret:            get("CANVASS_SECRET", ""),
+		SMTPURL:           get("CANVASS_SMTP_URL", ""),
+		MailFrom:          get("CANVASS_MAIL_FROM", "no-reply@canvass.local"),
+		BaseURL:           strings.TrimRight(get("CANVASS_BASE_URL", ""), "/"),
+		SMSURL:            get("CANVASS_SMS_URL", ""),
+		PprofAddr:         get("CANVASS_PPROF_ADDR", ""),
+		UploadsDir:        get("CANVASS_UPLOADS_DIR", filepath.Join("data", "uploads")),
+		StaticDir:         get("CANVASS_STATIC_DIR", ""),
 		// A mailbox name, not a display address: it goes into a header as mailto:ADDRESS.
 		UnsubscribeMailto: get("CANVASS_UNSUBSCRIBE_MAILTO", ""),
 		ConsoleHost:       strings.ToLower(get("CANVASS_CONSOLE_HOST", "console.localhost")),
@@ -126,6 +132,15 @@ func (c Config) Validate() error {
 	}
 	if !strings.HasPrefix(c.DatabaseURL, "sqlite://") && !strings.HasPrefix(c.DatabaseURL, "postgres://") && !strings.HasPrefix(c.DatabaseURL, "postgresql://") {
 		errs = append(errs, fmt.Errorf("CANVASS_DATABASE_URL must start with sqlite:// or postgres://, not %q", c.DatabaseURL))
+	} else if !strings.HasPrefix(c.DatabaseURL, "sqlite://") {
+		if _, _, err := migrations.PostgresDSN(c.DatabaseURL); err != nil {
+			errs = append(errs, fmt.Errorf("CANVASS_DATABASE_URL: %w", err))
+		}
+	}
+	if l := c.DatabaseListenURL; l != "" {
+		if _, pooled, err := migrations.PostgresDSN(l); err != nil || pooled || !(strings.HasPrefix(l, "postgres://") || strings.HasPrefix(l, "postgresql://")) {
+			errs = append(errs, fmt.Errorf("CANVASS_DATABASE_LISTEN_URL must be a direct postgres:// URL (no pool_mode=transaction), not %q", l))
+		}
 	}
 	if c.StaticDir != "" && c.Env != "development" {
 		errs = append(errs, fmt.Errorf("CANVASS_STATIC_DIR is for development (make dev) only: CANVASS_ENV is %q", c.Env))

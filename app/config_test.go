@@ -16,6 +16,9 @@ func TestAConfigurationValueThatCannotBeUsedIsRefusedByName(t *testing.T) {
 	}{
 		{name: "an unknown environment", key: "CANVASS_ENV", value: "prod", want: "CANVASS_ENV must be production, staging or development"},
 		{name: "an unknown database", key: "CANVASS_DATABASE_URL", value: "mysql://x", want: "CANVASS_DATABASE_URL must start with sqlite:// or postgres://"},
+		{name: "a pool mode PgBouncer has not", key: "CANVASS_DATABASE_URL", value: "postgres://u@db/canvass?pool_mode=statement", want: "pool_mode must be session or transaction"},
+		{name: "a listen URL through a transaction pooler", key: "CANVASS_DATABASE_LISTEN_URL", value: "postgres://u@pgbouncer/canvass?pool_mode=transaction", want: "CANVASS_DATABASE_LISTEN_URL must be a direct postgres:// URL"},
+		{name: "a listen URL that is no PostgreSQL one", key: "CANVASS_DATABASE_LISTEN_URL", value: "sqlite://x.db", want: "CANVASS_DATABASE_LISTEN_URL must be a direct postgres:// URL"},
 		{name: "a short secret", key: "CANVASS_SECRET", value: "short", want: "CANVASS_SECRET must be at least 32 characters"},
 		{name: "a panel cache time that is not a duration", key: "CANVASS_PANEL_CACHE_TTL", value: "soon", want: "CANVASS_PANEL_CACHE_TTL must be a positive duration"},
 		{name: "a panel cache time of zero", key: "CANVASS_PANEL_CACHE_TTL", value: "0s", want: "CANVASS_PANEL_CACHE_TTL must be a positive duration"},

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/canvass/canvass/migrations"
 	"log/slog"
 	"strings"
 	"time"
@@ -46,7 +47,18 @@ func newJobs(cfg Config, db *gorm.DB, log *slog.Logger, kit *web.Kit, mail maile
 	if work {
 		jc.Workers = cfg.JobWorkers
 		if !strings.HasPrefix(cfg.DatabaseURL, "sqlite://") {
-			jc.PostgresURL = cfg.DatabaseURL
+			// The queue LISTENs for new jobs on a direct connection: the listen URL, else the
+			// database URL unless a transaction pooler stands in front (then it polls).
+			listen, pooled, err := migrations.PostgresDSN(cfg.DatabaseURL)
+			if err != nil {
+				return nil, err
+			}
+			if cfg.DatabaseListenURL != "" {
+				listen = cfg.DatabaseListenURL
+			} else if pooled {
+				listen = ""
+			}
+			jc.PostgresURL = listen
 		}
 	}
 	q, err := jobs.New(jobs.Deps{DB: db, Log: log, Mail: mail, Sealer: sealer, Config: jc, Observe: collector.Observe})

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	neturl "net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,6 +33,39 @@ const (
 	SQLite   Dialect = "sqlite"
 	Postgres Dialect = "postgres"
 )
+
+// PoolModeParam is the parameter of a postgres:// URL that says a pooler in transaction mode
+// stands between Canvass and PostgreSQL (PgBouncer's pool_mode = transaction): each transaction
+// may run on another server connection, so nothing may outlive one. Canvass then prepares no
+// named statement (pgx's exec mode: an unnamed one per query, in the same round trip), and the
+// job queue LISTENs on the direct URL of CANVASS_DATABASE_LISTEN_URL or polls. Canvass holds
+// no advisory lock and sets no session setting (SET LOCAL only, inside transactions).
+const PoolModeParam = "pool_mode"
+
+// PostgresDSN is a postgres:// URL as pgx takes it, without Canvass's own parameter, and
+// whether a pooler in transaction mode stands in front (pool_mode=transaction; session, the
+// default, is a direct connection or a session pooler).
+func PostgresDSN(raw string) (dsn string, pooled bool, err error) {
+	u, err := neturl.Parse(raw)
+	if err != nil {
+		return "", false, fmt.Errorf("postgres URL: %w", err)
+	}
+	q := u.Query()
+	if !q.Has(PoolModeParam) {
+		return raw, false, nil // as given: pgx reads it
+	}
+	switch mode := q.Get(PoolModeParam); mode {
+	case "", "session":
+	case "transaction":
+		pooled = true
+		q.Set("default_query_exec_mode", "exec")
+	default:
+		return "", false, fmt.Errorf("postgres URL: %s must be session or transaction, not %q", PoolModeParam, mode)
+	}
+	q.Del(PoolModeParam)
+	u.RawQuery = q.Encode()
+	return u.String(), pooled, nil
+}
 
 // Open connects to a sqlite://PATH or postgres:// URL. SQLite gets WAL, foreign keys and a
 // busy timeout so concurrent writers wait instead of failing.
@@ -72,7 +106,15 @@ func Open(url string) (*gorm.DB, error) {
 		sqlDB.SetConnMaxIdleTime(5 * time.Minute)
 		return db, nil
 	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
-		db, err := gorm.Open(postgres.New(postgres.Config{DSN: url, Conn: countingDB(stdlib.GetDefaultDriver(), url)}), cfg)
+		dsn, pooled, err := PostgresDSN(url)
+		if err != nil {
+			return nil, err
+		}
+		if pooled {
+			// A statement prepared on one server connection is unknown on the next.
+			cfg.PrepareStmt = false
+		}
+		db, err := gorm.Open(postgres.New(postgres.Config{DSN: dsn, Conn: countingDB(stdlib.GetDefaultDriver(), dsn)}), cfg)
 		if err != nil {
 			return nil, fmt.Errorf("open postgres: %w", err)
 		}
