@@ -5,9 +5,9 @@
 -- gave ('' for all runs). Figures are spread over shards, summed on read.
 --
 -- The counts hold a campaign's runs that ended before its counted_through: a summary moves
--- that mark up to a minute ago, counting the runs that ended in between, and reads the runs of
--- the last minute live. Nothing is added to a member's answer, and nothing is written to the
--- runs themselves. The survey engine keeps it all (modules/surveys/result_counts.go).
+-- that mark up to five minutes ago, counting the runs that ended in between, and reads the
+-- runs of the last five minutes live. Nothing is added to a member's answer, and nothing is
+-- written to the runs themselves. The survey engine keeps it all (modules/surveys/result_counts.go).
 
 -- +goose Up
 CREATE TABLE result_counts (

@@ -140,8 +140,10 @@ func (m *Module) countStatement(def *campaigns.Definition, campaignID string, ru
 }
 
 // countLag is how long ago a run must have ended to be counted: far longer than the engine's
-// transaction that ends it takes to commit, so none commits behind the mark.
-const countLag = time.Minute
+// transaction that ends it takes to commit, and than the clocks of the processes that write
+// finished_at and move the mark may drift apart under NTP, so no run commits behind the mark.
+// The runs of the last countLag are read live (a few thousand on a busy campaign).
+const countLag = 5 * time.Minute
 
 // endedRuns selects a campaign's runs that ended in [from, to) (from nil: since the start).
 func endedRuns(campaignID string, from *time.Time, to *time.Time) (string, []any) {
@@ -277,7 +279,7 @@ func (m *Module) Counted(ctx context.Context, c *campaigns.Campaign, by *AnswerM
 	var recent []ResultCount
 	err = m.db.WithContext(ctx).Raw("SELECT z.kind, z.by_value, z.question_id, z.value, z.n FROM ("+sel+") z WHERE z.by_question = ?", append(args, byQuestion)...).Scan(&recent).Error
 	if err != nil {
-		return nil, fmt.Errorf("counted results of %s: the last minute: %w", c.ID, err)
+		return nil, fmt.Errorf("counted results of %s: its latest runs: %w", c.ID, err)
 	}
 	rows = append(rows, recent...)
 	out := &CountedResults{Outcomes: map[string]int{}}
