@@ -155,6 +155,14 @@ func (m *Module) T(c fiber.Ctx, id string, data map[string]any) string {
 	return m.kit.Locales.Translate(m.lang(c), id, data, nil)
 }
 
+// When is a time as the console's pages show it (UTC, like its audit log); "—" for none.
+func When(t *time.Time) string {
+	if t == nil || t.IsZero() {
+		return "—"
+	}
+	return t.UTC().Format("2006-01-02 15:04 UTC")
+}
+
 // TIn translates a message into a language of a panel: what the console writes for the panel's
 // own readers (an export's codebook in the panel's default language).
 func (m *Module) TIn(lang, id string, data map[string]any) string {

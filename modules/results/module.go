@@ -12,7 +12,6 @@ import (
 	"errors"
 	"log/slog"
 	"net/url"
-	"time"
 
 	"github.com/canvass/canvass/modules/campaigns"
 	"github.com/canvass/canvass/modules/console"
@@ -137,10 +136,5 @@ func query(c fiber.Ctx) url.Values {
 // pageSize is how many responses or text answers a page lists.
 const pageSize = 50
 
-// when is a time as the console shows it (UTC, like its audit log); "—" for none.
-func when(t *time.Time) string {
-	if t == nil || t.IsZero() {
-		return "—"
-	}
-	return t.UTC().Format("2006-01-02 15:04 UTC")
-}
+// when is a time as the console shows it (console.When).
+var when = console.When

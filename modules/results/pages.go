@@ -55,15 +55,6 @@ func (p *Part) refusal(c fiber.Ctx, e *web.Error) string {
 	return strings.Join(out, " ")
 }
 
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 func (p *Part) head(c fiber.Ctx, a console.PanelAccess, camp *campaigns.Campaign) resultviews.Head {
 	h := resultviews.Head{PanelKey: a.Panel.Key, CampaignID: camp.ID, Lang: camp.DefaultLanguage,
 		Name: camp.Names.In(camp.DefaultLanguage, "")}
@@ -303,7 +294,7 @@ func (p *Part) filterForm(c fiber.Ctx, panel *web.Panel, camp *campaigns.Campaig
 		for _, o := range q.Answers {
 			value := q.ID + "=" + o.ID
 			text := p.m.T(c, "console.results.filter.answer", map[string]any{"N": i + 1, "Option": label(o, camp.DefaultLanguage, "")})
-			chosen := containsString(f.Answers, value)
+			chosen := slices.Contains(f.Answers, value)
 			out.Answers = append(out.Answers, resultviews.Choice{Value: value, Label: text, Selected: chosen})
 			if chosen {
 				out.Active = append(out.Active, text)

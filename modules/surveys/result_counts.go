@@ -86,10 +86,9 @@ type countParts struct {
 // contribute to the counts, as rows (by_question, kind, by_value, question_id, value, n).
 func (m *Module) countSelect(def *campaigns.Definition, runsSQL string, runsArgs []any, parts countParts) (string, []any) {
 	texts, filterable := questionsOf(def)
-	day := "substr(CAST(p.started_at AS TEXT), 1, 10)"
+	day := m.startDay()
 	minutes := `CAST(CAST((julianday(substr(p.finished_at, 1, instr(p.finished_at || ' +', ' +') - 1)) - julianday(substr(p.started_at, 1, instr(p.started_at || ' +', ' +') - 1))) * 86400 / ` + strconv.Itoa(minuteStep) + ` AS INTEGER) AS TEXT)`
 	if m.db.Dialector.Name() == "postgres" {
-		day = "to_char(p.started_at, 'YYYY-MM-DD')"
 		minutes = `CAST(CAST(FLOOR(EXTRACT(EPOCH FROM (p.finished_at - p.started_at)) / ` + strconv.Itoa(minuteStep) + `) AS BIGINT) AS TEXT)`
 	}
 	value := "CASE WHEN a.question_id IN ? THEN '' ELSE a.value END"

@@ -120,6 +120,16 @@ func (m *Module) OutcomeCounts(ctx context.Context, f ResultsFilter) (map[string
 	return out, nil
 }
 
+// startDay is the SQL of the day (UTC, YYYY-MM-DD) a run p started: SQLite keeps a time as
+// text that begins with its UTC date (the driver writes every time in UTC); PostgreSQL has a
+// timestamp.
+func (m *Module) startDay() string {
+	if m.db.Dialector.Name() == "postgres" {
+		return "to_char(p.started_at, 'YYYY-MM-DD')"
+	}
+	return "substr(CAST(p.started_at AS TEXT), 1, 10)"
+}
+
 // DayCount is how many runs started on a day (UTC, YYYY-MM-DD).
 type DayCount struct {
 	Day string
@@ -129,12 +139,7 @@ type DayCount struct {
 // StartsPerDay counts the filter's runs by the day they started, oldest first.
 func (m *Module) StartsPerDay(ctx context.Context, f ResultsFilter) ([]DayCount, error) {
 	var rows []DayCount
-	// SQLite keeps a time as text that begins with its UTC date (the driver writes every
-	// time in UTC); PostgreSQL has a timestamp.
-	day := "substr(p.started_at, 1, 10)"
-	if m.db.Dialector.Name() == "postgres" {
-		day = "to_char(p.started_at, 'YYYY-MM-DD')"
-	}
+	day := m.startDay()
 	err := f.where(m.participationsOf(ctx), true).Select(day + " AS day, COUNT(*) AS n").Group(day).Order(day).Scan(&rows).Error
 	if err != nil {
 		return nil, fmt.Errorf("count starts per day of campaign %s: %w", f.CampaignID, err)

@@ -20,13 +20,8 @@ import (
 	"github.com/google/uuid"
 )
 
-// when is a time as the console shows it (UTC, like its audit log); "—" for none.
-func when(t *time.Time) string {
-	if t == nil || t.IsZero() {
-		return "—"
-	}
-	return t.UTC().Format("2006-01-02 15:04 UTC")
-}
+// when is a time as the console shows it (console.When).
+var when = console.When
 
 func money(minor int64, currency string) string {
 	return web.MoneyString(minor, currency) + " " + currency

@@ -18,13 +18,8 @@ import (
 	"github.com/gofiber/fiber/v3"
 )
 
-// when is a time as the console shows it (UTC, like its audit log); "—" for none.
-func when(t *time.Time) string {
-	if t == nil || t.IsZero() {
-		return "—"
-	}
-	return t.UTC().Format("2006-01-02 15:04 UTC")
-}
+// when is a time as the console shows it (console.When).
+var when = console.When
 
 func at(t time.Time) string { return when(&t) }
 
